@@ -1,0 +1,3 @@
+"""schemalint: a linter for the tool definitions LLM applications give to models."""
+
+__version__ = "0.1.0"

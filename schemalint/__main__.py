@@ -1,0 +1,3 @@
+from schemalint.cli import main
+
+main()

@@ -1,0 +1,252 @@
+"""The canonical model every dialect is normalised into.
+
+ToolSet -> Tool -> parameter schema. Nothing here knows about files or dialects: a tool keeps the
+JSON pointer of each of its parts inside its source document, and the document's position map turns
+a pointer into a line:col span when a diagnostic is reported.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Mapping
+
+JSON = Any  # a value as json.loads returns it
+
+#: JSON Schema keywords whose value is a single sub-schema.
+SCHEMA_KEYWORDS_SINGLE = (
+    "items",
+    "additionalProperties",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "propertyNames",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "additionalItems",
+)
+#: Keywords whose value is a list of sub-schemas.
+SCHEMA_KEYWORDS_LIST = ("anyOf", "oneOf", "allOf", "prefixItems")
+#: Keywords whose value maps names to sub-schemas.
+SCHEMA_KEYWORDS_MAP = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+
+
+class Severity(enum.IntEnum):
+    """Ordered so that `severity >= fail_on` reads naturally."""
+
+    INFO = 1
+    WARNING = 2
+    ERROR = 3
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> Severity:
+        try:
+            return cls[text.strip().upper()]
+        except KeyError:
+            raise ValueError(f"unknown severity {text!r} (expected error, warning or info)") from None
+
+
+class Dialect(str, enum.Enum):
+    """Where a tool definition came from; decides the default provider targets."""
+
+    OPENAI_CHAT = "openai-chat"
+    OPENAI_FUNCTIONS = "openai-functions"  # the legacy `functions` array
+    OPENAI_RESPONSES = "openai-responses"
+    ANTHROPIC = "anthropic"
+    GEMINI = "gemini"
+    MCP = "mcp"
+    GENERIC = "generic"  # a bare {name, description, parameters}
+    PYTHON = "python"  # extracted from Python source (framework in Tool.framework)
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    """1-based, end-inclusive start and end-exclusive end, in characters (code points)."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+def escape_pointer_token(token: str | int) -> str:
+    return str(token).replace("~", "~0").replace("/", "~1")
+
+
+def unescape_pointer_token(token: str) -> str:
+    return token.replace("~1", "/").replace("~0", "~")
+
+
+def join_pointer(base: str, *tokens: str | int) -> str:
+    return base + "".join("/" + escape_pointer_token(t) for t in tokens)
+
+
+def split_pointer(pointer: str) -> list[str]:
+    if not pointer:
+        return []
+    return [unescape_pointer_token(t) for t in pointer[1:].split("/")]
+
+
+def resolve_pointer(document: JSON, pointer: str) -> JSON:
+    """The value at `pointer`; raises KeyError when it does not exist."""
+    node = document
+    for token in split_pointer(pointer):
+        if isinstance(node, Mapping):
+            node = node[token]
+        elif isinstance(node, list):
+            if not token.isdigit() or int(token) >= len(node):
+                raise KeyError(token)
+            node = node[int(token)]
+        else:
+            raise KeyError(token)
+    return node
+
+
+@dataclass
+class Tool:
+    """One tool as the model will see it, whatever dialect it was written in.
+
+    `pointer` locates the tool object in its document; `parameters_pointer` and `output_pointer`
+    locate the schemas (they differ per dialect: `/function/parameters`, `/input_schema`, ...).
+    For tools extracted from Python, pointers address the synthetic document the extractor built,
+    and its position map points back into the Python source.
+    """
+
+    name: str | None
+    description: str | None
+    parameters: JSON
+    dialect: Dialect
+    path: str
+    pointer: str
+    parameters_pointer: str | None
+    name_pointer: str | None = None
+    description_pointer: str | None = None
+    output_schema: JSON = None
+    output_pointer: str | None = None
+    annotations: Mapping[str, Any] | None = None
+    annotations_pointer: str | None = None
+    #: the dialect's explicit strict flag; None when the definition does not say
+    strict: bool | None = None
+    #: e.g. "fastmcp", "langchain" for tools extracted from Python source
+    framework: str | None = None
+    title: str | None = None
+    index: int = 0  # position within its tool set, for ordering
+
+    @property
+    def display_name(self) -> str:
+        return self.name if self.name else f"<tool #{self.index}>"
+
+    def schema_nodes(self) -> Iterator[SchemaNode]:
+        """Every sub-schema of the parameters, outermost first."""
+        if self.parameters_pointer is None:
+            return iter(())
+        return walk_schema(self, self.parameters, self.parameters_pointer)
+
+
+@dataclass
+class ToolSet:
+    """The tools a model sees together (one file by default; config `toolsets` groups files)."""
+
+    name: str
+    tools: list[Tool] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class SchemaNode:
+    """A sub-schema reached while walking a tool's parameters.
+
+    `property_name` is the key under `properties` that led here (None for the root and for
+    items/anyOf branches); `depth` counts object/array levels below the parameters object
+    (the root is depth 0, a top-level property is depth 1).
+    """
+
+    tool: Tool
+    schema: JSON
+    pointer: str
+    property_name: str | None
+    depth: int
+    parent: SchemaNode | None = None
+    #: how this node was reached from its parent: "properties", "items", "anyOf", ...
+    via: str | None = None
+
+    @property
+    def is_root(self) -> bool:
+        return self.parent is None
+
+    @property
+    def is_property(self) -> bool:
+        return self.via == "properties"
+
+
+def schema_types(schema: JSON) -> set[str]:
+    """The set of `type` values, lower-cased (Gemini spells them upper-case)."""
+    if not isinstance(schema, Mapping):
+        return set()
+    raw = schema.get("type")
+    if isinstance(raw, str):
+        return {raw.lower()}
+    if isinstance(raw, list):
+        return {t.lower() for t in raw if isinstance(t, str)}
+    return set()
+
+
+def is_object_schema(schema: JSON) -> bool:
+    return isinstance(schema, Mapping) and (
+        "object" in schema_types(schema) or ("type" not in schema and isinstance(schema.get("properties"), Mapping))
+    )
+
+
+def walk_schema(tool: Tool, root: JSON, pointer: str) -> Iterator[SchemaNode]:
+    """Depth-first walk over sub-schemas; iterative so that hostile depth cannot overflow the stack."""
+    stack: list[SchemaNode] = [SchemaNode(tool, root, pointer, None, 0)]
+    while stack:
+        node = stack.pop()
+        yield node
+        schema = node.schema
+        if not isinstance(schema, Mapping):
+            continue
+        children: list[SchemaNode] = []
+        # properties and items add a level of nesting; composition branches stay at the same level
+        for keyword in SCHEMA_KEYWORDS_MAP:
+            value = schema.get(keyword)
+            if isinstance(value, Mapping):
+                nested = node.depth + 1 if keyword in ("properties", "patternProperties") else node.depth
+                for key, sub in value.items():
+                    children.append(
+                        SchemaNode(
+                            tool,
+                            sub,
+                            join_pointer(node.pointer, keyword, key),
+                            key if keyword == "properties" else None,
+                            nested,
+                            node,
+                            keyword,
+                        )
+                    )
+        for keyword in SCHEMA_KEYWORDS_SINGLE:
+            value = schema.get(keyword)
+            if isinstance(value, Mapping):
+                nested = node.depth + 1 if keyword in ("items", "additionalItems") else node.depth
+                children.append(
+                    SchemaNode(tool, value, join_pointer(node.pointer, keyword), None, nested, node, keyword)
+                )
+        for keyword in SCHEMA_KEYWORDS_LIST:
+            value = schema.get(keyword)
+            if isinstance(value, list):
+                nested = node.depth + 1 if keyword == "prefixItems" else node.depth
+                for i, sub in enumerate(value):
+                    children.append(
+                        SchemaNode(tool, sub, join_pointer(node.pointer, keyword, i), None, nested, node, keyword)
+                    )
+        if isinstance(schema.get("items"), list):  # draft-04 tuple form
+            for i, sub in enumerate(schema["items"]):
+                children.append(
+                    SchemaNode(tool, sub, join_pointer(node.pointer, "items", i), None, node.depth + 1, node, "items")
+                )
+        stack.extend(reversed(children))

@@ -1,0 +1,91 @@
+"""The shape of a rule. A rule module defines one subclass; its docstring is the user documentation.
+
+Docstring sections, in this order: What it does / Why is this bad? / Example / Use instead /
+Options / Fix safety. `schemalint rule CODE` prints it and SARIF uses it as the rule's help.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import inspect
+from typing import TYPE_CHECKING, Any, ClassVar, Iterable
+
+from schemalint.model import SchemaNode, Severity, Tool, ToolSet
+
+if TYPE_CHECKING:
+    from schemalint.diagnostics import Finding
+
+
+class Scope(str, enum.Enum):
+    NODE = "schema node"  # called for every sub-schema of every tool's parameters
+    TOOL = "tool"
+    TOOLSET = "tool set"
+    FILE = "file"  # emitted by the engine itself (parse errors, suppressions); no check method
+    CHANGE = "change"  # emitted by `schemalint diff`
+
+
+@dataclasses.dataclass(frozen=True)
+class NoOptions:
+    pass
+
+
+class LintContext:
+    """What a rule may ask about its surroundings; rules never do I/O."""
+
+    def __init__(self, targets: dict[int, frozenset[str]] | None = None) -> None:
+        self._targets = targets or {}
+
+    def targets(self, tool: Tool) -> frozenset[str]:
+        """The provider targets the tool is checked against (see schemalint.targets)."""
+        return self._targets.get(id(tool), frozenset())
+
+    def is_strict(self, tool: Tool) -> bool:
+        return any(t.endswith("-strict") for t in self.targets(tool))
+
+
+class Rule:
+    code: ClassVar[str]
+    slug: ClassVar[str]
+    scope: ClassVar[Scope]
+    severity: ClassVar[Severity]
+    summary: ClassVar[str]
+    Options: ClassVar[type] = NoOptions
+
+    def __init__(self, options: Any = None) -> None:
+        self.options = options if options is not None else self.Options()
+
+    @classmethod
+    def docs(cls) -> str:
+        return inspect.cleandoc(cls.__doc__ or cls.summary)
+
+    @classmethod
+    def option_fields(cls) -> tuple[dataclasses.Field[Any], ...]:
+        return dataclasses.fields(cls.Options)
+
+
+class NodeRule(Rule):
+    scope = Scope.NODE
+
+    def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
+        raise NotImplementedError
+
+
+class ToolRule(Rule):
+    scope = Scope.TOOL
+
+    def check(self, tool: Tool, context: LintContext) -> Iterable[Finding]:
+        raise NotImplementedError
+
+
+class ToolSetRule(Rule):
+    scope = Scope.TOOLSET
+
+    def check(self, toolset: ToolSet, context: LintContext) -> Iterable[Finding]:
+        raise NotImplementedError
+
+
+class EngineRule(Rule):
+    """Emitted by the engine or a loader (file scope); registered so it can be selected and documented."""
+
+    scope = Scope.FILE
