@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import inspect
-from typing import TYPE_CHECKING, Any, ClassVar, Iterable
+from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Mapping
 
 from schemalint.model import SchemaNode, Severity, Tool, ToolSet
 
@@ -33,8 +33,14 @@ class NoOptions:
 class LintContext:
     """What a rule may ask about its surroundings; rules never do I/O."""
 
-    def __init__(self, targets: dict[int, frozenset[str]] | None = None) -> None:
+    def __init__(
+        self,
+        targets: dict[int, frozenset[str]] | None = None,
+        settings: Mapping[str, Any] | None = None,
+    ) -> None:
         self._targets = targets or {}
+        #: global config values (`embedding-backend`, `cache-dir`, ...), keyed as in the config file
+        self.settings: Mapping[str, Any] = settings or {}
 
     def targets(self, tool: Tool) -> frozenset[str]:
         """The provider targets the tool is checked against (see schemalint.targets)."""
