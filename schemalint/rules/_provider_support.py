@@ -1,0 +1,78 @@
+"""Shared plumbing of the provider-compatibility rules (SL103, SL107, SL208, SL401-SL404).
+
+Not a rule module (the registry only loads `sl<NNN>_*` modules).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from schemalint.model import Severity, Tool
+from schemalint.providers import BASE_TARGET, TARGETS, Kind, compiled, label, limit, rows_for
+from schemalint.rules.base import LintContext
+from schemalint.targets import finding_severity
+
+
+def ordered_targets(tool: Tool, context: LintContext) -> list[str]:
+    """The tool's targets in the fixed order of TARGETS (stable messages and output)."""
+    targets = context.targets(tool)
+    return [t for t in TARGETS if t in targets] + sorted(t for t in targets if t not in TARGETS)
+
+
+def without_inherited(targets: list[str]) -> list[str]:
+    """Drop a strict variant whose base target is also present, for checks that only have base rows
+    (names, description length): `openai` and `openai-strict` would otherwise say the same thing twice."""
+    return [t for t in targets if BASE_TARGET.get(t) not in targets]
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One target's objection to one thing, before it is grouped into a finding."""
+
+    target: str
+    reason: str
+    severity: Severity
+    source: str
+
+
+def name_violations(
+    name: str, tool: Tool, target: str, subject: str, length_limit: str, settings: Mapping[str, Any]
+) -> list[Violation]:
+    """Why `name` breaks `target`'s rule for `subject` (`tool-name`, `property-name`, ...)."""
+    found: list[Violation] = []
+    for row in rows_for(target, Kind.NAME):
+        if row.key == subject and not compiled(row.value).match(name):
+            severity = finding_severity(tool, target, row.severity)
+            found.append(Violation(target, f"{row.fix} (`{row.value}`)", severity, row.source))
+    bound = limit(target, length_limit, settings)
+    if bound is not None and len(name) > bound.value:
+        severity = finding_severity(tool, target, bound.severity)
+        found.append(Violation(target, f"at most {bound.value} characters, not {len(name)}", severity, bound.source))
+    return found
+
+
+def describe(violations: Iterable[Violation]) -> str:
+    """`OpenAI (reason; reason), Gemini (reason)`: one clause per target, in order."""
+    by_target: dict[str, list[str]] = {}
+    for v in violations:
+        by_target.setdefault(v.target, []).append(v.reason)
+    return ", ".join(f"{label(t)}: {'; '.join(reasons)}" for t, reasons in by_target.items())
+
+
+def worst(violations: Iterable[Violation]) -> Severity:
+    return max(v.severity for v in violations)
+
+
+_NOT_PORTABLE = re.compile(r"[^A-Za-z0-9_-]")
+_NOT_PORTABLE_KEY = re.compile(r"[^A-Za-z0-9_]")
+
+
+def portable_name(name: str, max_length: int = 64, *, allow_dash: bool = True) -> str:
+    """A name every target accepts: letters, digits, `_` (and `-`), starting with a letter or `_`."""
+    fixed = (_NOT_PORTABLE if allow_dash else _NOT_PORTABLE_KEY).sub("_", name) or "_"
+    if not (fixed[0].isalpha() or fixed[0] == "_"):
+        fixed = "_" + fixed
+    return fixed[:max_length]

@@ -1,0 +1,88 @@
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from schemalint.diagnostics import Finding
+from schemalint.model import SchemaNode, Severity
+from schemalint.rules._provider_support import (
+    describe,
+    name_violations,
+    ordered_targets,
+    portable_name,
+    without_inherited,
+    worst,
+)
+from schemalint.rules.base import LintContext, NodeRule
+
+
+@dataclass(frozen=True)
+class Options:
+    pass
+
+
+class InvalidPropertyName(NodeRule):
+    """
+    ## What it does
+    Checks every property key of the parameters schema against the rule of each target:
+
+    | target | allowed keys | length | severity |
+    |---|---|---|---|
+    | Anthropic | `^[a-zA-Z0-9_.-]+$` | 1-64 | error (top-level keys), warning (nested keys) |
+    | Gemini | starts with a letter or `_`; then `[a-zA-Z0-9_]` | 1-64 | warning |
+
+    Anthropic reportedly checks only top-level keys, so nested keys get warnings; Gemini's rule is
+    documented by its SDK but its enforcement is uncertain.
+
+    OpenAI and MCP document no rule for property keys.
+
+    ## Why is this bad?
+    Anthropic rejects the request (`input_schema: property keys should match pattern ...`), and
+    keys with spaces, `$` or non-ASCII letters are also harder for the model to reproduce exactly.
+
+    ## Example
+    ```json
+    {"type": "object", "properties": {"order id": {"type": "string"}}}
+    ```
+
+    ## Use instead
+    ```json
+    {"type": "object", "properties": {"order_id": {"type": "string"}}}
+    ```
+
+    ## Options
+    None. Limits (`max-property-name-length`) can be changed per target with `target-limits`.
+
+    ## Trade-off
+    On an MCP tool, provider objections are warnings (the tool may never reach that provider).
+
+    ## Fix safety
+    No automatic fix: renaming a parameter changes the tool's interface and every caller.
+    """
+
+    code = "SL107"
+    slug = "invalid-property-name"
+    severity = Severity.ERROR
+    summary = "a property key breaks a target's rule for parameter names"
+    Options = Options
+
+    def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
+        if not node.is_property or node.property_name is None or node.parent is None:
+            return
+        subject = "property-name" if node.parent.is_root else "nested-property-name"
+        name = node.property_name
+        violations = [
+            v
+            for target in without_inherited(ordered_targets(node.tool, context))
+            for v in name_violations(name, node.tool, target, subject, "max-property-name-length", context.settings)
+        ]
+        if not violations:
+            return
+        suggestion = portable_name(name, allow_dash=False)
+        yield Finding(
+            f"property name `{name}` is invalid for {describe(violations)}; rename it, e.g. `{suggestion}`",
+            node.pointer,
+            key=True,
+            severity=worst(violations),
+            data={"targets": list(dict.fromkeys(v.target for v in violations)), "suggestion": suggestion},
+        )
