@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from schemalint.diagnostics import Finding
 from schemalint.model import Severity, Tool
 from schemalint.providers import BASE_TARGET, TARGETS, Kind, compiled, label, limit, rows_for
 from schemalint.rules.base import LintContext
@@ -76,3 +77,25 @@ def portable_name(name: str, max_length: int = 64, *, allow_dash: bool = True) -
     if not (fixed[0].isalpha() or fixed[0] == "_"):
         fixed = "_" + fixed
     return fixed[:max_length]
+
+
+def name_finding(
+    what: str, name: str, tool: Tool, context: LintContext, subject: str, pointer: str, *, allow_dash: bool
+) -> Finding | None:
+    """The SL103/SL107 finding for `name` (a tool name or property key), or None when every target accepts it."""
+    violations = [
+        v
+        for target in without_inherited(ordered_targets(tool, context))
+        for v in name_violations(
+            name, tool, target, subject, f"max-{subject.removeprefix('nested-')}-length", context.settings
+        )
+    ]
+    if not violations:
+        return None
+    suggestion = portable_name(name, allow_dash=allow_dash)
+    return Finding(
+        f"{what} `{name}` is invalid for {describe(violations)}; rename it, e.g. `{suggestion}`",
+        pointer,
+        severity=worst(violations),
+        data={"targets": list(dict.fromkeys(v.target for v in violations)), "suggestion": suggestion},
+    )

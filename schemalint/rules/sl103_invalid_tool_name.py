@@ -5,14 +5,7 @@ from dataclasses import dataclass
 
 from schemalint.diagnostics import Finding, Fix, PatchOperation
 from schemalint.model import Severity, Tool
-from schemalint.rules._provider_support import (
-    describe,
-    name_violations,
-    ordered_targets,
-    portable_name,
-    without_inherited,
-    worst,
-)
+from schemalint.rules._provider_support import name_finding
 from schemalint.rules.base import LintContext, ToolRule
 
 
@@ -76,20 +69,11 @@ class InvalidToolName(ToolRule):
         if tool.name == "":
             yield Finding("the tool name is empty; every provider requires 1 or more characters", pointer)
             return
-        violations = [
-            v
-            for target in without_inherited(ordered_targets(tool, context))
-            for v in name_violations(tool.name, tool, target, "tool-name", "max-tool-name-length", context.settings)
-        ]
-        if not violations:
+        finding = name_finding("tool name", tool.name, tool, context, "tool-name", pointer, allow_dash=True)
+        if finding is None:
             return
-        suggestion = portable_name(tool.name)
-        yield Finding(
-            f"tool name `{tool.name}` is invalid for {describe(violations)}; rename it, e.g. `{suggestion}`",
-            pointer,
-            severity=worst(violations),
-            data={"targets": list(dict.fromkeys(v.target for v in violations)), "suggestion": suggestion},
-            fix=Fix(
-                f"rename the tool to `{suggestion}`", (PatchOperation("replace", pointer, suggestion),), safe=False
-            ),
+        suggestion = finding.data["suggestion"]
+        finding.fix = Fix(
+            f"rename the tool to `{suggestion}`", (PatchOperation("replace", pointer, suggestion),), False
         )
+        yield finding

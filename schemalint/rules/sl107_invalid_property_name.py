@@ -5,14 +5,7 @@ from dataclasses import dataclass
 
 from schemalint.diagnostics import Finding
 from schemalint.model import SchemaNode, Severity
-from schemalint.rules._provider_support import (
-    describe,
-    name_violations,
-    ordered_targets,
-    portable_name,
-    without_inherited,
-    worst,
-)
+from schemalint.rules._provider_support import name_finding
 from schemalint.rules.base import LintContext, NodeRule
 
 
@@ -70,19 +63,9 @@ class InvalidPropertyName(NodeRule):
         if not node.is_property or node.property_name is None or node.parent is None:
             return
         subject = "property-name" if node.parent.is_root else "nested-property-name"
-        name = node.property_name
-        violations = [
-            v
-            for target in without_inherited(ordered_targets(node.tool, context))
-            for v in name_violations(name, node.tool, target, subject, "max-property-name-length", context.settings)
-        ]
-        if not violations:
-            return
-        suggestion = portable_name(name, allow_dash=False)
-        yield Finding(
-            f"property name `{name}` is invalid for {describe(violations)}; rename it, e.g. `{suggestion}`",
-            node.pointer,
-            key=True,
-            severity=worst(violations),
-            data={"targets": list(dict.fromkeys(v.target for v in violations)), "suggestion": suggestion},
+        finding = name_finding(
+            "property name", node.property_name, node.tool, context, subject, node.pointer, allow_dash=False
         )
+        if finding is not None:
+            finding.key = True
+            yield finding
