@@ -135,6 +135,18 @@ GEMINI_SCHEMA_KEYS = frozenset(
         "type",
     }
 )
+#: what to use instead of a key google-genai's `types.Schema` rejects
+GEMINI_REPLACEMENTS = {
+    "const": "use `enum` with the one value",
+    "oneOf": "use `anyOf`",
+    "$ref": "inline the definition (or send `parametersJsonSchema`)",
+    "$defs": "inline the definitions (or send `parametersJsonSchema`)",
+    "definitions": "inline the definitions (or send `parametersJsonSchema`)",
+    "exclusiveMinimum": "use `minimum`",
+    "exclusiveMaximum": "use `maximum`",
+    "examples": "use `example` with one value",
+    "$schema": "drop it",
+}
 #: keywords that never constrain a value, allowed beside `$ref` by openai-java (title/description)
 REF_ANNOTATION_SIBLINGS = frozenset({"description", "title"})
 
@@ -167,7 +179,8 @@ TABLE: tuple[Row, ...] = (
     Row(OPENAI_STRICT, Kind.KEYWORD, "anyOf", None, _OAI_STRUCTURED + " \"Root objects must not be anyOf\"",
         when=When.AT_ROOT, fix="make the root a plain object and move the union into a property"),
     Row(OPENAI_STRICT, Kind.KEYWORD, "default", None, "[3p] zenn.dev/nicopin; pydantic-ai strips it", True,
-        fix="drop `default` and state the default in the description"),
+        fix="state the default in the description too", conflicts_with="SL306",
+        note="SL306 recommends a `default`; keep it unless OpenAI rejects the tool"),
     *_present(OPENAI_STRICT, ("minLength", "maxLength"), "[doc] history copies; " + _OAI_PYDANTIC_AI,
               "drop it and state the bound in the description", uncertain=True),
     Row(OPENAI_STRICT, Kind.KEYWORD, "patternProperties", None,
@@ -272,6 +285,17 @@ def rows_for(target: str, kind: Kind | None = None) -> tuple[Row, ...]:
 def _rows_for(target: str, kind: Kind | None) -> tuple[Row, ...]:
     wanted = {target, BASE_TARGET.get(target, target)}
     return tuple(r for r in TABLE if r.target in wanted and (kind is None or r.kind is kind))
+
+
+def unsupported_keywords(target: str) -> frozenset[str]:
+    """Keywords the target rejects wherever they appear (errors only), for rules that would suggest adding them.
+
+    A rule such as SL306 (suggest `maximum`) should not suggest a keyword in this set for a tool checked
+    against `target`, but say "state it in the description" instead: never add by one rule, remove by another.
+    """
+    return frozenset(
+        r.key for r in rows_for(target, Kind.KEYWORD) if r.when is When.PRESENT and r.severity is Severity.ERROR
+    )
 
 
 def limit_names() -> frozenset[str]:

@@ -1,0 +1,164 @@
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from schemalint.diagnostics import Finding
+from schemalint.model import SchemaNode, Severity, join_pointer, schema_types
+from schemalint.providers import GEMINI_REPLACEMENTS, Kind, Row, When, label, rows_for
+from schemalint.rules._provider_support import ordered_targets
+from schemalint.rules.base import LintContext, NodeRule
+from schemalint.schema_facts import has_typed_items, is_local_definition_ref, recursive_refs, regex_is_complex
+from schemalint.targets import finding_severity, is_forwarded
+
+
+@dataclass(frozen=True)
+class Options:
+    pass
+
+
+class UnsupportedKeyword(NodeRule):
+    """
+    ## What it does
+    Flags a JSON Schema keyword (or a use of one) that a target rejects or ignores. The table lives
+    in `schemalint/providers.py`, one row per provider constraint with its source; the main ones:
+
+    - `openai`: `oneOf`/`anyOf`/`allOf`/`enum`/`not` on the parameters root (warning: observed
+      through OpenRouter only).
+    - `openai-strict`: `allOf`, `not`, `if`/`then`/`else`, `dependentRequired`, `dependentSchemas`,
+      `oneOf`, `anyOf` at the root, `unevaluatedProperties`/`unevaluatedItems`, `propertyNames`,
+      `minProperties`/`maxProperties`, `contains`, `uniqueItems`, `$ref` with sibling keywords,
+      `$ref` not into root `$defs`, arrays without typed `items`. Warnings: `minLength`/`maxLength`,
+      `patternProperties`, formats outside the supported list, regex lookaround, `default` (info:
+      SL306 recommends defaults).
+    - `anthropic-strict`: `minimum`, `maximum`, `multipleOf`, `minLength`, `maxLength`, `maxItems`,
+      `minItems` above 1, formats outside the supported list, object/array enum values, recursive or
+      external `$ref`. Warnings: `exclusiveMinimum`/`exclusiveMaximum` (Bedrock), complex regex.
+    - `gemini` (`parameters`): every key google-genai's `types.Schema` does not know (`const`,
+      `oneOf`, `allOf`, `$ref`, `$defs`, `$schema`, `exclusiveMinimum`, `multipleOf`, `examples`,
+      ...), `type` lists, non-string `enum` values, recursion.
+
+    Upper-case Gemini type names (`OBJECT`, `STRING`) are that dialect's spelling and are fine.
+
+    ## Why is this bad?
+    The provider answers with a 400 error for the whole request, or (Responses API) silently drops
+    strict mode; an SDK in between may instead rewrite the schema and lose the constraint
+    (SL404 says which).
+
+    ## Example
+    ```json
+    {"type": "object", "properties": {"amount": {"oneOf": [{"type": "integer"}, {"type": "string"}]}}}
+    ```
+    under OpenAI strict mode or Gemini.
+
+    ## Use instead
+    ```json
+    {"type": "object", "properties": {"amount": {"anyOf": [{"type": "integer"}, {"type": "string"}]}}}
+    ```
+
+    ## Options
+    None. The table's rows can be inspected in `schemalint/providers.py`.
+
+    ## Trade-off
+    Rows marked uncertain in the table (a single third-party report, an undocumented enforcement)
+    give warnings. Where a target pulls against portable advice, the portable advice wins: SL303 asks
+    for `additionalProperties: false` everywhere, so Gemini's reported rejection of it is only an
+    info finding naming the conflict (and nothing at all on an MCP tool, which is not written for
+    Gemini). On an MCP tool, every provider's objection is a warning.
+
+    ## Fix safety
+    No automatic fix: the replacement depends on what the constraint meant (drop it, move it into
+    the description, or restructure the schema).
+    """
+
+    code = "SL402"
+    slug = "unsupported-keyword"
+    severity = Severity.ERROR
+    summary = "a keyword a target rejects or ignores (table in schemalint/providers.py, with sources)"
+    Options = Options
+
+    def __init__(self, options: Any = None) -> None:
+        super().__init__(options)
+        self._recursive: tuple[Any, frozenset[str]] | None = None
+
+    def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
+        schema = node.schema
+        if not isinstance(schema, Mapping):
+            return
+        reported: set[Row] = set()
+        for target in ordered_targets(node.tool, context):
+            for row in rows_for(target, Kind.KEYWORD):
+                if row in reported or (row.conflicts_with and is_forwarded(node.tool)):
+                    continue
+                for keyword, detail in self._violations(row, node):
+                    reported.add(row)
+                    fix = GEMINI_REPLACEMENTS.get(keyword, row.fix) if row.when is When.NOT_ALLOWED else row.fix
+                    certainty = " (reported, not documented)" if row.uncertain else ""
+                    conflict = f"; conflicts with {row.conflicts_with}: {row.note}" if row.conflicts_with else ""
+                    yield Finding(
+                        f"{detail} is not supported by {label(row.target)}{certainty}: {fix}{conflict}",
+                        _pointer(node, keyword),
+                        key=keyword in schema,
+                        severity=finding_severity(node.tool, row.target, row.severity),
+                        data={"target": row.target, "keyword": keyword, "source": row.source},
+                    )
+
+    def _violations(self, row: Row, node: SchemaNode) -> Iterator[tuple[str, str]]:
+        """(keyword, what is wrong) for each use of the row's keyword that the row rejects."""
+        schema = node.schema
+        key, value = row.key, schema.get(row.key)
+        when = row.when
+        if when is When.NOT_ALLOWED:
+            for keyword in schema:
+                if keyword not in row.value:
+                    yield keyword, f"`{keyword}`"
+        elif when is When.UNTYPED_ITEMS:
+            if "array" in schema_types(schema) and not has_typed_items(schema):
+                yield key, "an array without typed `items`"
+        elif key not in schema:
+            return
+        elif when is When.PRESENT:
+            yield key, f"`{key}`"
+        elif when is When.AT_ROOT:
+            if node.is_root:
+                yield key, f"`{key}` on the parameters root"
+        elif when is When.VALUE_NOT_IN:
+            if isinstance(value, str) and value not in row.value:
+                yield key, f"`{key}: {json.dumps(value)}`"
+        elif when is When.ABOVE:
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and value > row.value:
+                yield key, f"`{key}: {value}`"
+        elif when is When.TYPE_LIST:
+            if isinstance(value, list):
+                yield key, f"a `type` list ({json.dumps(value)})"
+        elif when is When.REF_SIBLINGS:
+            siblings = sorted(set(schema) - {"$ref"} - set(row.value))
+            if siblings:
+                yield key, f"`$ref` beside {', '.join(f'`{s}`' for s in siblings)}"
+        elif when is When.NON_STRING_VALUES:
+            if isinstance(value, list) and any(not isinstance(v, str) for v in value):
+                yield key, "an `enum` with non-string values"
+        elif when is When.NON_PRIMITIVE_VALUES:
+            if isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value):
+                yield key, "an `enum` with object or array values"
+        elif when is When.LOOKAROUND:
+            if isinstance(value, str) and regex_is_complex(value):
+                yield key, "a `pattern` with lookaround or backreferences"
+        elif when is When.RECURSIVE_REF:
+            if value in self._recursive_refs(node):
+                yield key, f"a recursive `$ref` ({value})"
+        elif when is When.NON_LOCAL_REF and not is_local_definition_ref(value):
+            yield key, f"`$ref: {json.dumps(value)}` (only `#` and `#/$defs/<name>` resolve)"
+
+    def _recursive_refs(self, node: SchemaNode) -> frozenset[str]:
+        """Cycles of the tool being walked (nodes arrive tool by tool, so one cached tool is enough)."""
+        parameters = node.tool.parameters
+        if self._recursive is None or self._recursive[0] is not parameters:
+            self._recursive = (parameters, recursive_refs(parameters))
+        return self._recursive[1]
+
+
+def _pointer(node: SchemaNode, keyword: str) -> str:
+    return join_pointer(node.pointer, keyword) if keyword in node.schema else node.pointer

@@ -1,0 +1,160 @@
+"""Small facts about JSON Schema fragments that several provider rules (and the SDK model) need."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from schemalint.model import JSON, schema_types
+
+_LOCAL_DEFINITION_REF = re.compile(r"^#/(\$defs|definitions)/[^/]+$")
+_BACKREFERENCE = re.compile(r"\\[1-9]|\\k<")
+_LOOKAROUND = ("(?=", "(?!", "(?<=", "(?<!")
+DEFINITION_KEYS = ("$defs", "definitions")
+#: keywords that give a schema node a type (an array's `items` must carry one in OpenAI strict mode)
+TYPE_BEARING_KEYS = ("type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const")
+
+
+def is_nullable(schema: JSON) -> bool:
+    """Whether the schema already admits null (`type` with "null", an anyOf null branch, null in enum)."""
+    if not isinstance(schema, Mapping):
+        return False
+    if "null" in schema_types(schema) or schema.get("nullable") is True:
+        return True
+    if isinstance(schema.get("enum"), list) and "type" not in schema and None in schema["enum"]:
+        return True
+    branches = schema.get("anyOf")
+    return isinstance(branches, list) and any(is_nullable(b) for b in branches)
+
+
+def is_union(schema: JSON) -> bool:
+    """anyOf/oneOf or a `type` list (Anthropic counts `["T", "null"]` as a union parameter too)."""
+    if not isinstance(schema, Mapping):
+        return False
+    return (
+        isinstance(schema.get("anyOf"), list)
+        or isinstance(schema.get("oneOf"), list)
+        or (isinstance(schema.get("type"), list) and len(schema["type"]) > 1)
+    )
+
+
+def regex_is_complex(pattern: str) -> bool:
+    """Lookaround or a backreference: what grammar-compiled strict modes cannot enforce."""
+    escaped = False
+    for i, char in enumerate(pattern):
+        if escaped:
+            escaped = False
+            continue
+        if char == "\\":
+            escaped = True
+            continue
+        if pattern.startswith(_LOOKAROUND, i):
+            return True
+    return bool(_BACKREFERENCE.search(pattern))
+
+
+def is_local_definition_ref(ref: Any) -> bool:
+    return ref == "#" or (isinstance(ref, str) and bool(_LOCAL_DEFINITION_REF.match(ref)))
+
+
+def has_typed_items(schema: Mapping[str, Any]) -> bool:
+    items = schema.get("items")
+    if isinstance(items, Mapping) and any(k in items for k in TYPE_BEARING_KEYS):
+        return True
+    return bool(schema.get("prefixItems"))
+
+
+def _refs_in(value: JSON) -> Iterator[str]:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Mapping):
+            for key, sub in item.items():
+                if key == "$ref" and isinstance(sub, str):
+                    yield sub
+                elif isinstance(sub, (Mapping, list)):
+                    stack.append(sub)
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def _definition_name(ref: str) -> str | None:
+    match = _LOCAL_DEFINITION_REF.match(ref)
+    return ref.split("/", 2)[2].replace("~1", "/").replace("~0", "~") if match else None
+
+
+def recursive_refs(root: JSON) -> frozenset[str]:
+    """The `$ref` values in `root` that take part in a cycle (`#` itself, or a definition reaching itself)."""
+    if not isinstance(root, Mapping):
+        return frozenset()
+    edges: dict[str, set[str]] = {}
+    for key in DEFINITION_KEYS:
+        group = root.get(key)
+        if isinstance(group, Mapping):
+            for name, definition in group.items():
+                edges[f"#/{key}/{name}"] = set(_refs_in(definition))
+    outer = {k: v for k, v in root.items() if k not in DEFINITION_KEYS}
+    cyclic: set[str] = set()
+    if "#" in set(_refs_in(outer)) or any("#" in targets for targets in edges.values()):
+        cyclic.add("#")
+    for start in edges:
+        seen: set[str] = set()
+        stack = list(edges[start])
+        while stack:
+            ref = stack.pop()
+            if ref == start:
+                cyclic.add(start)
+                break
+            if ref in seen or ref not in edges:
+                continue
+            seen.add(ref)
+            stack.extend(edges[ref])
+    return frozenset(cyclic)
+
+
+def inline_objects(schema: JSON, depth: int = 1) -> Iterator[tuple[Mapping[str, Any], int]]:
+    """Each object with `properties` reached through properties, items and anyOf, with its object depth.
+
+    Definitions are not entered and `$ref`s are not followed: OpenAI counts the root and each
+    definition on its own (the way pydantic-ai's limit check, which matches observed API errors, counts).
+    """
+    stack: list[tuple[JSON, int]] = [(schema, depth)]
+    while stack:
+        node, level = stack.pop()
+        if not isinstance(node, Mapping):
+            continue
+        children: list[JSON] = [node.get("items")]
+        if isinstance(node.get("anyOf"), list):
+            children.extend(node["anyOf"])
+        child_level = level
+        properties = node.get("properties")
+        if isinstance(properties, Mapping):
+            yield node, level
+            children.extend(properties.values())
+            child_level = level + 1
+        stack.extend((child, child_level) for child in children)
+
+
+def schema_parts(root: JSON) -> list[JSON]:
+    """The root without its definitions, then each definition: the units OpenAI's size limits count."""
+    if not isinstance(root, Mapping):
+        return [root]
+    parts: list[JSON] = [{k: v for k, v in root.items() if k not in DEFINITION_KEYS}]
+    for key in DEFINITION_KEYS:
+        group = root.get(key)
+        if isinstance(group, Mapping):
+            parts.extend(group.values())
+    return parts
+
+
+def walk_values(root: JSON) -> Iterator[Mapping[str, Any]]:
+    """Every mapping inside `root` (schemas and keyword values alike), iteratively."""
+    stack = [root]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Mapping):
+            yield item
+            stack.extend(v for v in item.values() if isinstance(v, (Mapping, list)))
+        elif isinstance(item, list):
+            stack.extend(v for v in item if isinstance(v, (Mapping, list)))

@@ -1,0 +1,162 @@
+from __future__ import annotations
+
+import pytest
+
+from schemalint.model import Dialect, Severity
+from schemalint.rules.sl402_unsupported_keyword import UnsupportedKeyword
+from schemalint.testing import run_rule
+
+
+def findings(parameters: dict, dialect: Dialect = Dialect.OPENAI_CHAT, strict: bool | None = True, targets=()):
+    tool = {"name": "t", "parameters": parameters}
+    if strict is not None:
+        tool["strict"] = strict
+    return run_rule(UnsupportedKeyword(), [tool], dialect, targets)
+
+
+def prop(schema: dict) -> dict:
+    return {"type": "object", "properties": {"p": schema}, "required": ["p"], "additionalProperties": False}
+
+
+@pytest.mark.parametrize(
+    ("schema", "keyword"),
+    [
+        ({"oneOf": [{"type": "string"}, {"type": "integer"}]}, "oneOf"),
+        ({"allOf": [{"type": "string"}]}, "allOf"),
+        ({"type": "string", "not": {"enum": ["x"]}}, "not"),
+        ({"type": "object", "properties": {}, "propertyNames": {"pattern": "^a"}}, "propertyNames"),
+        ({"type": "array", "items": {"type": "string"}, "uniqueItems": True}, "uniqueItems"),
+        ({"type": "array"}, "items"),
+        ({"type": "array", "items": {}}, "items"),
+        ({"$ref": "#/$defs/X", "description": "d"}, "$ref"),
+        ({"$ref": "#/properties/q"}, "$ref"),
+    ],
+)
+def test_openai_strict_errors(schema: dict, keyword: str) -> None:
+    params = prop(schema)
+    params["$defs"] = {"X": {"type": "string"}}
+    [finding] = findings(params)
+    assert finding.severity is Severity.ERROR
+    assert finding.data == {"target": "openai-strict", "keyword": keyword, "source": finding.data["source"]}
+    assert finding.data["source"]
+    assert "OpenAI strict mode" in finding.message
+
+
+def test_openai_strict_message_names_the_replacement() -> None:
+    [finding] = findings(prop({"oneOf": [{"type": "string"}, {"type": "integer"}]}))
+    assert finding.message == "`oneOf` is not supported by OpenAI strict mode: use `anyOf`"
+    assert finding.pointer == "/0/parameters/properties/p/oneOf" and finding.key
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "string", "minLength": 1},
+        {"type": "string", "format": "uri"},
+        {"type": "string", "pattern": "^(?!x)"},
+        {"type": "object", "patternProperties": {"^a": {"type": "string"}}},
+    ],
+)
+def test_openai_strict_uncertain_rows_warn(schema: dict) -> None:
+    [finding] = findings(prop(schema))
+    assert finding.severity is Severity.WARNING
+    assert "(reported, not documented)" in finding.message
+
+
+def test_default_under_strict_is_only_info_because_sl306_recommends_it() -> None:
+    [finding] = findings(prop({"type": "integer", "default": 10}))
+    assert finding.severity is Severity.INFO and "SL306" in finding.message
+
+
+def test_supported_strict_schema_is_clean() -> None:
+    params = prop(
+        {
+            "anyOf": [{"type": "string", "format": "date-time", "pattern": "^2"}, {"type": "null"}],
+            "description": "when",
+        }
+    )
+    params["properties"]["q"] = {"type": "array", "items": {"$ref": "#/$defs/X"}, "minItems": 1, "maxItems": 3}
+    params["properties"]["r"] = {"$ref": "#"}
+    params["required"] += ["q", "r"]
+    params["$defs"] = {"X": {"type": "integer", "minimum": 0, "maximum": 9, "multipleOf": 3}}
+    assert findings(params) == []
+
+
+def test_root_union_is_rejected_by_openai_even_without_strict() -> None:
+    params = {"anyOf": [{"type": "object"}, {"type": "object"}]}
+    [finding] = findings(params, strict=None)
+    assert finding.severity is Severity.WARNING and "parameters root" in finding.message
+
+
+@pytest.mark.parametrize(
+    ("schema", "keyword", "severity"),
+    [
+        ({"type": "integer", "maximum": 5}, "maximum", Severity.ERROR),
+        ({"type": "string", "maxLength": 5}, "maxLength", Severity.ERROR),
+        ({"type": "array", "items": {"type": "string"}, "minItems": 2}, "minItems", Severity.ERROR),
+        ({"type": "string", "format": "ipv5"}, "format", Severity.ERROR),
+        ({"enum": [{"a": 1}]}, "enum", Severity.ERROR),
+        ({"type": "number", "exclusiveMinimum": 0}, "exclusiveMinimum", Severity.WARNING),
+    ],
+)
+def test_anthropic_strict(schema: dict, keyword: str, severity: Severity) -> None:
+    [finding] = findings(prop(schema), Dialect.ANTHROPIC)
+    assert (finding.data["keyword"], finding.severity) == (keyword, severity)
+    assert "Anthropic strict tool use" in finding.message
+
+
+def test_anthropic_strict_allows_what_openai_strict_rejects() -> None:
+    schema = prop({"type": "array", "items": {"type": "string"}, "minItems": 1})
+    schema["properties"]["q"] = {"allOf": [{"type": "string"}], "format": "uri", "default": "x"}
+    assert findings(schema, Dialect.ANTHROPIC) == []
+
+
+def test_recursion_is_rejected_by_anthropic_strict_and_gemini() -> None:
+    params = prop({"$ref": "#/$defs/Node"})
+    params["$defs"] = {"Node": {"type": "object", "properties": {"child": {"$ref": "#/$defs/Node"}}}}
+    anthropic = findings(params, Dialect.ANTHROPIC)
+    assert {f.data["keyword"] for f in anthropic} == {"$ref"} and len(anthropic) == 2
+    gemini = findings(params, Dialect.GEMINI, strict=None)
+    assert any("recursive" in f.message for f in gemini)
+
+
+def test_gemini_allow_list_with_replacements() -> None:
+    params = {
+        "type": "OBJECT",
+        "properties": {
+            "mode": {"type": "STRING", "const": "fast"},
+            "n": {"type": "INTEGER", "exclusiveMinimum": 0},
+            "kind": {"type": ["string", "null"]},
+            "level": {"type": "INTEGER", "enum": [1, 2]},
+        },
+    }
+    by_keyword = {f.data["keyword"]: f for f in findings(params, Dialect.GEMINI, strict=None)}
+    assert set(by_keyword) == {"const", "exclusiveMinimum", "type", "enum"}
+    assert "use `enum` with the one value" in by_keyword["const"].message
+    assert all(f.severity is Severity.ERROR for f in by_keyword.values())
+
+
+def test_gemini_upper_case_types_and_known_keys_are_fine() -> None:
+    params = {
+        "type": "OBJECT",
+        "properties": {"s": {"type": "STRING", "nullable": True, "format": "enum", "enum": ["a"], "example": "a"}},
+        "required": ["s"],
+        "propertyOrdering": ["s"],
+    }
+    assert findings(params, Dialect.GEMINI, strict=None) == []
+
+
+def test_gemini_additional_properties_is_only_info_naming_the_sl303_conflict() -> None:
+    [finding] = findings({"type": "object", "additionalProperties": False}, Dialect.GEMINI, strict=None)
+    assert finding.severity is Severity.INFO
+    assert "SL303" in finding.message
+
+
+def test_mcp_tool_gets_warnings_for_every_provider() -> None:
+    params = prop({"oneOf": [{"type": "string"}, {"type": "integer"}]})
+    found = findings(params, Dialect.MCP, strict=None)
+    assert [f.data["target"] for f in found] == ["gemini"]
+    assert found[0].severity is Severity.WARNING
+    found = findings(params, Dialect.MCP, strict=None, targets=("openai-strict", "gemini"))
+    assert {f.data["target"] for f in found} == {"openai-strict", "gemini"}
+    assert {f.severity for f in found} == {Severity.WARNING}
