@@ -1,0 +1,678 @@
+"""JSON and YAML loaders: bytes -> text -> Document with a JSON-pointer -> span map.
+
+The public API is three functions:
+
+- `decode_source(raw, path)`: bytes to text (UTF-8 with or without BOM, UTF-16/32 with a BOM).
+- `load_json(text, path)`: data from the C `json` module; positions are computed lazily, on the
+  first `locate()`, by one linear regex-token scan of the text.
+- `load_yaml(text, path)`: safe YAML only. Data and positions are built in one pass over
+  ruamel.yaml's parser events (no composer, no constructor, no recursion), resolving scalars with the
+  YAML 1.2 core schema. Only the first document of a multi-document stream is loaded.
+
+Every failure is a `LoadError` with a one-line message and a 1-based line:column. Both loaders refuse
+nesting deeper than `MAX_DEPTH` levels, so downstream code never sees deeper data.
+
+Spans are kept as character offsets `(key_start, key_end, value_start, value_end)` (`key_start` is
+-1 for values that are not object members) and turned into line:column by one shared `LineIndex`.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import math
+import re
+from array import array
+from bisect import bisect_right
+from collections.abc import Callable, Iterable
+from itertools import accumulate
+from typing import Any
+
+from schemalint.loaders import Document, LoadError
+from schemalint.model import JSON, Span, escape_pointer_token
+
+#: Deepest nesting of objects/arrays (mappings/sequences) a loader accepts; the root container is level 1.
+MAX_DEPTH = 500
+#: Most nodes a YAML document may expand to once aliases are followed (alias-bomb guard).
+MAX_YAML_NODES = 1_000_000
+#: How much of a file is searched for NUL bytes to tell binary files from text.
+BINARY_SNIFF_BYTES = 8192
+
+#: (key_start, key_end, value_start, value_end) in character offsets; key_start == -1 without a key.
+OffsetSpan = tuple[int, int, int, int]
+SpanTable = dict[str, OffsetSpan]
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_TRAILING_SPACE = " \t\r\n"
+
+
+class LineIndex:
+    """Turns character offsets into 1-based line:column positions (columns in code points).
+
+    Lines end at LF, CRLF or a lone CR, as editors count them.
+    """
+
+    __slots__ = ("_starts",)
+
+    def __init__(self, text: str) -> None:
+        self._starts = [0]
+        self._starts.extend(match.end() for match in _LINE_BREAK.finditer(text))
+
+    def position(self, offset: int) -> tuple[int, int]:
+        line = bisect_right(self._starts, offset) - 1
+        return line + 1, offset - self._starts[line] + 1
+
+    def span(self, start: int, end: int) -> Span:
+        line, column = self.position(start)
+        end_line, end_column = self.position(end)
+        return Span(line, column, end_line, end_column)
+
+
+def _position_in(text: str, offset: int) -> tuple[int, int]:
+    """line:column of one offset (for error messages)."""
+    return LineIndex(text[:offset]).position(offset)
+
+
+class OffsetPositions:
+    """`PositionIndex` over a table of character offsets, built eagerly or on the first `locate()`."""
+
+    def __init__(self, text: str, spans: SpanTable | None = None, build: Callable[[], SpanTable] | None = None):
+        if spans is None and build is None:
+            raise ValueError("OffsetPositions needs spans or a build function")
+        self._text = text
+        self._spans = spans
+        self._build = build
+        self._lines: LineIndex | None = None
+
+    def locate(self, pointer: str, key: bool = False) -> Span | None:
+        if self._spans is None:
+            assert self._build is not None
+            self._spans = self._build()
+            self._build = None
+        entry = self._spans.get(pointer)
+        if entry is None:
+            return None
+        key_start, key_end, start, end = entry
+        if key and key_start >= 0:
+            start, end = key_start, key_end
+        text = self._text
+        while end > start + 1 and text[end - 1] in _TRAILING_SPACE:  # block scalars end after their newline
+            end -= 1
+        if self._lines is None:
+            self._lines = LineIndex(text)
+        return self._lines.span(start, end)
+
+
+# --------------------------------------------------------------------------------------------------
+# Decoding
+
+_BOMS = (  # longest first: the UTF-32-LE BOM starts with the UTF-16-LE one
+    (codecs.BOM_UTF32_LE, "utf-32-le", "UTF-32"),
+    (codecs.BOM_UTF32_BE, "utf-32-be", "UTF-32"),
+    (codecs.BOM_UTF8, "utf-8", "UTF-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16"),
+    (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16"),
+)
+
+
+def decode_source(raw: bytes, path: str) -> str:
+    """The text of a source file, without its byte-order mark.
+
+    UTF-8 with or without BOM; UTF-16 and UTF-32 only with a BOM. Raises LoadError for binary
+    files (a NUL byte in the first 8 KiB of a file without a BOM), undecodable bytes (with their
+    line:column) and empty or whitespace-only files.
+    """
+    encoding, label, body = "utf-8", "UTF-8", raw
+    for bom, bom_encoding, bom_label in _BOMS:
+        if raw.startswith(bom):
+            encoding, label, body = bom_encoding, bom_label, raw[len(bom) :]
+            break
+    else:
+        if b"\0" in raw[:BINARY_SNIFF_BYTES]:
+            raise LoadError("binary file")
+    try:
+        text = body.decode(encoding)
+    except UnicodeDecodeError as error:
+        prefix = body[: error.start].decode(encoding)  # everything before the first bad byte is valid
+        line, column = _position_in(prefix, len(prefix))
+        bad = body[error.start : error.end]
+        if label == "UTF-8":
+            what = f"byte 0x{bad[0]:02x}"
+        else:
+            what = f"code unit 0x{bad.hex()}" if bad else "truncated code unit"
+        raise LoadError(f"invalid {label} {what} at line {line} column {column}", line, column) from None
+    if not text.strip():
+        raise LoadError("empty file")
+    return text
+
+
+def _without_bom(text: str) -> str:
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def _check_not_empty(text: str) -> None:
+    if not text.strip():
+        raise LoadError("empty file")
+
+
+# --------------------------------------------------------------------------------------------------
+# Numbers (shared by both loaders: JSON data must stay representable as JSON)
+
+
+class _ValueProblem(ValueError):
+    """A value the loaders refuse; the caller adds the position."""
+
+
+_DECIMAL_INT = re.compile(r"-?(?:0|[1-9][0-9]*)\Z")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if math.isinf(value) or math.isnan(value):
+        raise _ValueProblem(f"number {_shorten(text)} is out of range")
+    return value
+
+
+def _checked_int(text: str, base: int = 10) -> int:
+    try:
+        return int(text, base)
+    except ValueError:
+        raise _ValueProblem(f"number {_shorten(text)} has too many digits") from None
+
+
+def _shorten(text: str, limit: int = 24) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# --------------------------------------------------------------------------------------------------
+# JSON
+
+_JSON_NON_FINITE = ("NaN", "Infinity", "-Infinity")
+_JSON_WORDS = ("true", "false", "null")
+#: one token per match: 1 = a key (string followed by ':'), 2 = a string value, 3 = '{' or '[',
+#: 4 = '}' or ']', 5 = a number or literal. Commas, colons and whitespace are skipped by the search.
+_JSON_TOKEN = re.compile(
+    r'("[^"\\]*(?:\\.[^"\\]*)*")\s*:'
+    r'|("[^"\\]*(?:\\.[^"\\]*)*")'
+    r"|([{\[])"
+    r"|([}\]])"
+    r'|([^\s{}\[\]:,"]+)'
+)
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_DEPTH_STEPS = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")  # +1 / -1 as signed bytes
+
+
+class _DuplicateKey(Exception):
+    pass
+
+
+class _ScanProblem(Exception):
+    def __init__(self, message: str, offset: int, first_offset: int = -1) -> None:
+        super().__init__(message)
+        self.message = message
+        self.offset = offset
+        #: for a duplicate key, where the key was first defined
+        self.first_offset = first_offset
+
+
+def _reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        raise _DuplicateKey
+    return obj
+
+
+def _reject_constant(name: str) -> float:
+    raise _ValueProblem(f"{name} is not valid JSON")
+
+
+def _json_literal_problem(token: str) -> str | None:
+    """Why the json module refused this number/literal token, or None."""
+    if token in _JSON_WORDS:
+        return None
+    if token in _JSON_NON_FINITE:
+        return f"{token} is not valid JSON"
+    try:
+        if _DECIMAL_INT.match(token):
+            _checked_int(token)
+        else:
+            _finite_float(token)
+    except _ValueProblem as problem:
+        return str(problem)
+    except ValueError:
+        return None  # not a number at all: json reports that itself
+    return None
+
+
+def scan_json(text: str, *, diagnose: bool = False) -> SpanTable:
+    """The offset span of every value in a JSON text, by pointer; one linear scan, no recursion.
+
+    Expects text that `json.loads` accepted, except in `diagnose` mode, where it raises
+    `_ScanProblem` at the first duplicate key, non-finite or oversized number, or nesting past
+    `MAX_DEPTH` (in text order) so that an error found by `json.loads` can be given a position.
+    """
+    spans: SpanTable = {}
+    # one frame per open container: (its pointer, key_start, key_end, start, parent's in_array, parent's index)
+    stack: list[tuple[str, int, int, int, bool, int]] = []
+    base = ""  # pointer of the innermost open container
+    in_array = False  # whether that container is an array
+    index = 0  # its next element index when it is an array
+    pointer = ""  # inside an object: pointer of the member whose key was read last
+    key_start = key_end = -1
+    for match in _JSON_TOKEN.finditer(text):
+        kind = match.lastindex
+        if kind == 1:  # a key
+            token = match.group(1)
+            key = json.loads(token) if "\\" in token else token[1:-1]
+            pointer = base + "/" + (escape_pointer_token(key) if "~" in key or "/" in key else key)
+            key_start, key_end = match.span(1)
+            if pointer in spans:  # the first member with this key is complete by now
+                raise _ScanProblem(f"duplicate key {json.dumps(key, ensure_ascii=False)}", key_start, spans[pointer][0])
+            continue
+        if kind == 4:  # a container closes
+            if not stack:
+                break
+            own_pointer, own_key_start, own_key_end, start, in_array, index = stack.pop()
+            spans[own_pointer] = (own_key_start, own_key_end, start, match.end())
+            base = stack[-1][0] if stack else ""
+            continue
+        # a value starts: its pointer comes from the enclosing array or from the key just read
+        if in_array:
+            value_pointer = f"{base}/{index}"
+            index += 1
+            value_key_start = value_key_end = -1
+        elif stack:
+            value_pointer, value_key_start, value_key_end = pointer, key_start, key_end
+        else:
+            value_pointer, value_key_start, value_key_end = "", -1, -1
+        if kind == 3:  # a container opens
+            if len(stack) >= MAX_DEPTH:
+                raise _ScanProblem(f"nesting deeper than {MAX_DEPTH} levels", match.start())
+            stack.append((value_pointer, value_key_start, value_key_end, match.start(), in_array, index))
+            base = value_pointer
+            in_array = match.group(3) == "["
+            index = 0
+            continue
+        if diagnose and kind == 5:
+            problem = _json_literal_problem(match.group(5))
+            if problem:
+                raise _ScanProblem(problem, match.start())
+        spans[value_pointer] = (value_key_start, value_key_end, match.start(), match.end())
+    return spans
+
+
+def _nesting_exceeds_limit(text: str) -> bool:
+    """Whether valid JSON text nests deeper than MAX_DEPTH; C-speed, no token loop."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return False
+    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))  # brackets inside strings do not nest
+    steps = array("b")
+    steps.frombytes(brackets.encode("ascii").translate(_DEPTH_STEPS))
+    return max(accumulate(steps), default=0) > MAX_DEPTH
+
+
+def _error_at(text: str, message: str, offset: int) -> LoadError:
+    line, column = _position_in(text, offset)
+    return LoadError(message, line, column)
+
+
+def _locate_json_problem(text: str, fallback: str) -> LoadError:
+    """The first problem in text order, with its position, for an error json.loads raised."""
+    try:
+        scan_json(text, diagnose=True)
+    except _ScanProblem as problem:
+        return _error_at(text, _with_first_definition(text, problem.message, problem.first_offset), problem.offset)
+    return LoadError(fallback)
+
+
+def _with_first_definition(text: str, message: str, first_offset: int) -> str:
+    if first_offset < 0:
+        return message
+    line, column = _position_in(text, first_offset)
+    return f"{message} (first defined at line {line} column {column})"
+
+
+def load_json(text: str, path: str) -> Document:
+    """Parse JSON with the C decoder; positions are scanned on the first `locate()`.
+
+    Refuses duplicate keys, NaN/Infinity, numbers that do not fit a float or have too many digits,
+    and nesting deeper than MAX_DEPTH, each with the line:column where it happens.
+    """
+    text = _without_bom(text)
+    _check_not_empty(text)
+    try:
+        data = json.loads(
+            text,
+            object_pairs_hook=_reject_duplicate_keys,
+            parse_constant=_reject_constant,
+            parse_float=_finite_float,
+        )
+    except json.JSONDecodeError as error:
+        raise _error_at(text, error.msg, error.pos) from None
+    except _DuplicateKey:
+        raise _locate_json_problem(text, "duplicate key") from None
+    except RecursionError:
+        raise _locate_json_problem(text, f"nesting too deep to parse (limit {MAX_DEPTH} levels)") from None
+    except ValueError as error:  # _ValueProblem from the hooks, or int() refusing a huge number
+        raise _locate_json_problem(text, _one_line(str(error))) from None
+    if _nesting_exceeds_limit(text):
+        raise _locate_json_problem(text, f"nesting deeper than {MAX_DEPTH} levels")
+    return Document(
+        path=path, text=text, data=data, format="json", positions=OffsetPositions(text, build=lambda: scan_json(text))
+    )
+
+
+def _one_line(message: str) -> str:
+    return " ".join(message.split())
+
+
+# --------------------------------------------------------------------------------------------------
+# YAML
+
+_CORE = "tag:yaml.org,2002:"
+_SCALAR_TAGS = {f"{_CORE}{name}" for name in ("str", "null", "bool", "int", "float")}
+_NULL = re.compile(r"(?:~|null|Null|NULL|)\Z")
+_BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
+_INT = re.compile(r"[-+]?[0-9]+\Z")
+_INT_OCTAL = re.compile(r"0o[0-7]+\Z")
+_INT_HEX = re.compile(r"0x[0-9a-fA-F]+\Z")
+_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
+_FLOAT_SPECIAL = re.compile(r"[-+]?\.(?:inf|Inf|INF)\Z|\.(?:nan|NaN|NAN)\Z")
+
+
+class _YamlProblem(Exception):
+    def __init__(self, message: str, offset: int, first_offset: int = -1) -> None:
+        super().__init__(message)
+        self.message = message
+        self.offset = offset
+        self.first_offset = first_offset
+
+
+def _core_scalar(text: str) -> JSON:
+    """A plain scalar resolved with the YAML 1.2 core schema (timestamps and the like stay strings)."""
+    if _NULL.match(text):
+        return None
+    boolean = _BOOL.get(text)
+    if boolean is not None:
+        return boolean
+    return _core_number(text, text)
+
+
+def _core_number(text: str, default: JSON) -> JSON:
+    if _INT.match(text):
+        return _checked_int(text)
+    if _INT_OCTAL.match(text):
+        return int(text[2:], 8)
+    if _INT_HEX.match(text):
+        return int(text[2:], 16)
+    if _FLOAT.match(text):
+        return _finite_float(text)
+    if _FLOAT_SPECIAL.match(text):
+        raise _ValueProblem(f"{text} is not representable in JSON")
+    return default
+
+
+def _tagged_scalar(tag: str, text: str) -> JSON:
+    """A scalar with an explicit core-schema tag (`!!str 12`, `!!int "12"`)."""
+    kind = tag[len(_CORE) :]
+    if kind == "str":
+        return text
+    if kind == "null" and _NULL.match(text):
+        return None
+    if kind == "bool" and text in _BOOL:
+        return _BOOL[text]
+    if kind in ("int", "float"):
+        value = _core_number(text, None)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return float(value) if kind == "float" else value
+        if kind == "float" and isinstance(value, float):
+            return value
+    raise _ValueProblem(f"!!{kind} value {_shorten(repr(text))} is not a valid {kind}")
+
+
+def _display_tag(tag: str) -> str:
+    return "!!" + tag[len(_CORE) :] if tag.startswith(_CORE) else tag
+
+
+def _key_text(value: JSON) -> str:
+    """A non-string mapping key as the string JSON would use (`1` -> "1", `true` -> "true")."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value)
+
+
+class _Container:
+    """An open mapping or sequence while YAML events are turned into data."""
+
+    __slots__ = ("anchor", "data", "flow", "key", "last_end", "merges", "nodes_before", "pointer", "spans", "start")
+
+    def __init__(self, data: dict[str, JSON] | list[JSON], pointer: str, spans: tuple[int, int], start: int) -> None:
+        self.data = data
+        self.pointer = pointer
+        self.spans = spans  # (key_start, key_end) of the container as a member of its parent
+        self.start = start
+        self.last_end = start
+        self.flow = False
+        self.anchor: str | None = None
+        self.nodes_before = 0
+        #: a mapping's key waiting for its value: (key, key_start, key_end, is_merge_key)
+        self.key: tuple[str, int, int, bool] | None = None
+        #: `<<` merge sources: (mapping, start, end)
+        self.merges: list[tuple[dict[str, JSON], int, int]] = []
+
+
+class _YamlBuilder:
+    """Turns the parser events of the first YAML document into JSON data and a span table.
+
+    Iterative (an explicit stack), so hostile nesting cannot overflow Python's stack. Aliases
+    share the anchored value; the expanded size of the document is bounded by MAX_YAML_NODES.
+    """
+
+    def __init__(self) -> None:
+        self.spans: SpanTable = {}
+        self.stack: list[_Container] = []
+        self.anchors: dict[str, tuple[JSON, int]] = {}  # name -> (value, expanded node count)
+        self.open_anchors: set[str] = set()
+        self.nodes = 0
+        self.root: JSON = None
+        self.has_document = False
+
+    def build(self, events: Iterable[Any]) -> JSON:
+        from ruamel.yaml import events as ev
+
+        for event in events:
+            kind = type(event)
+            if kind is ev.ScalarEvent:
+                self._scalar(event)
+            elif kind is ev.MappingStartEvent or kind is ev.SequenceStartEvent:
+                self._open(event, kind is ev.MappingStartEvent)
+            elif kind is ev.MappingEndEvent or kind is ev.SequenceEndEvent:
+                self._close(event.end_mark.index)
+            elif kind is ev.AliasEvent:
+                self._alias(event)
+            elif kind is ev.DocumentStartEvent:
+                self.has_document = True
+            elif kind is ev.DocumentEndEvent or kind is ev.StreamEndEvent:
+                break  # only the first document of a stream is loaded
+        return self.root
+
+    # -- values -----------------------------------------------------------------------------------
+
+    def _count(self, nodes: int, offset: int) -> None:
+        self.nodes += nodes
+        if self.nodes > MAX_YAML_NODES:
+            raise _YamlProblem(f"document expands to more than {MAX_YAML_NODES:,} nodes (alias bomb?)", offset)
+
+    def _scalar(self, event: Any) -> None:
+        start, end = event.start_mark.index, event.end_mark.index
+        tag = event.tag
+        try:
+            if tag is None:
+                value = _core_scalar(event.value) if event.implicit[0] else event.value
+            elif tag == "!":
+                value = event.value
+            elif tag in _SCALAR_TAGS:
+                value = _tagged_scalar(tag, event.value)
+            else:
+                raise _ValueProblem(f"tag {_display_tag(tag)} is not allowed (safe YAML: core schema tags only)")
+        except _ValueProblem as problem:
+            raise _YamlProblem(str(problem), start) from None
+        self._count(1, start)
+        is_merge_key = event.value == "<<" and tag is None and event.style is None
+        self._place(value, 1, start, end, event.anchor, is_merge_key)
+
+    def _alias(self, event: Any) -> None:
+        start, end = event.start_mark.index, event.end_mark.index
+        name = event.anchor
+        if name in self.open_anchors:
+            raise _YamlProblem(f"alias *{name} refers to a node that contains it (recursive alias)", start)
+        if name not in self.anchors:
+            raise _YamlProblem(f"alias *{name} is not defined", start)
+        value, size = self.anchors[name]
+        self._count(size, start)
+        self._place(value, size, start, end, None, False)
+
+    def _open(self, event: Any, is_mapping: bool) -> None:
+        start = event.start_mark.index
+        tag = event.tag
+        expected = f"{_CORE}map" if is_mapping else f"{_CORE}seq"
+        if tag is not None and tag != "!" and tag != expected:
+            raise _YamlProblem(f"tag {_display_tag(tag)} is not allowed (safe YAML: core schema tags only)", start)
+        if len(self.stack) >= MAX_DEPTH:
+            raise _YamlProblem(f"nesting deeper than {MAX_DEPTH} levels", start)
+        pointer, key_start, key_end = self._member_pointer(start)
+        data: dict[str, JSON] | list[JSON] = {} if is_mapping else []
+        container = _Container(data, pointer, (key_start, key_end), start)
+        container.flow = bool(event.flow_style)
+        container.anchor = event.anchor
+        container.nodes_before = self.nodes
+        if event.anchor is not None:
+            self.open_anchors.add(event.anchor)
+        self._count(1, start)
+        self.stack.append(container)
+
+    def _close(self, end_offset: int) -> None:
+        container = self.stack.pop()
+        # a block collection's end event sits at the next token: end at its last entry instead
+        end = end_offset if container.flow else container.last_end
+        if container.merges:
+            assert isinstance(container.data, dict)
+            container.data = self._merged(container)
+        size = self.nodes - container.nodes_before
+        if container.anchor is not None:
+            self.open_anchors.discard(container.anchor)
+        if self.stack:
+            self.spans[container.pointer] = (*container.spans, container.start, end)
+        self._place(container.data, size, container.start, end, container.anchor, False, span_recorded=True)
+
+    def _merged(self, container: _Container) -> dict[str, JSON]:
+        """The mapping with its `<<` merge sources applied: explicit keys win, then earlier sources."""
+        assert isinstance(container.data, dict)
+        merged: dict[str, JSON] = {}
+        for source, start, end in container.merges:
+            for key, value in source.items():
+                if key not in container.data and key not in merged:
+                    merged[key] = value
+                    self.spans[container.pointer + "/" + escape_pointer_token(key)] = (start, end, start, end)
+        merged.update(container.data)
+        return merged
+
+    # -- placing a finished value into its parent --------------------------------------------------
+
+    def _member_pointer(self, start: int) -> tuple[str, int, int]:
+        """Pointer (and key span) of the value starting now; complex keys are refused."""
+        if not self.stack:
+            return "", -1, -1
+        parent = self.stack[-1]
+        if isinstance(parent.data, list):
+            return f"{parent.pointer}/{len(parent.data)}", -1, -1
+        if parent.key is None:
+            raise _YamlProblem("mapping keys must be scalars (strings, numbers, booleans or null)", start)
+        key, key_start, key_end, _ = parent.key
+        return parent.pointer + "/" + escape_pointer_token(key), key_start, key_end
+
+    def _place(
+        self,
+        value: JSON,
+        size: int,
+        start: int,
+        end: int,
+        anchor: str | None,
+        is_merge_key: bool,
+        span_recorded: bool = False,
+    ) -> None:
+        if anchor is not None:
+            self.anchors[anchor] = (value, size)
+        if not self.stack:
+            self.root = value
+            self.spans[""] = (-1, -1, start, end)
+            return
+        parent = self.stack[-1]
+        parent.last_end = end
+        data = parent.data
+        if isinstance(data, list):
+            if not span_recorded:
+                self.spans[f"{parent.pointer}/{len(data)}"] = (-1, -1, start, end)
+            data.append(value)
+            return
+        if parent.key is None:  # this value is a key
+            if isinstance(value, (dict, list)):
+                raise _YamlProblem("mapping keys must be scalars (strings, numbers, booleans or null)", start)
+            key = _key_text(value)
+            if key in data or (is_merge_key and parent.merges):
+                first = self.spans.get(parent.pointer + "/" + escape_pointer_token(key), (-1,))[0]
+                raise _YamlProblem(f"duplicate key {json.dumps(key, ensure_ascii=False)}", start, first)
+            parent.key = (key, start, end, is_merge_key)
+            return
+        key, key_start, key_end, merge = parent.key
+        parent.key = None
+        if merge:
+            sources = value if isinstance(value, list) else [value]
+            if not all(isinstance(source, dict) for source in sources):
+                raise _YamlProblem("a << merge key needs a mapping or a list of mappings", start)
+            parent.merges.extend((source, start, end) for source in sources)
+            return
+        if not span_recorded:
+            self.spans[parent.pointer + "/" + escape_pointer_token(key)] = (key_start, key_end, start, end)
+        data[key] = value
+
+
+def load_yaml(text: str, path: str) -> Document:
+    """Parse YAML safely: core-schema scalars, no custom tags, bounded aliases, first document only.
+
+    Non-string keys become strings as JSON would spell them; duplicate keys, recursive or
+    undefined aliases, `.inf`/`.nan` and nesting deeper than MAX_DEPTH are LoadErrors.
+    """
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+    from ruamel.yaml.reader import ReaderError
+
+    text = _without_bom(text)
+    _check_not_empty(text)
+    builder = _YamlBuilder()
+    try:
+        data = builder.build(YAML(typ="safe", pure=True).parse(text))
+    except _YamlProblem as problem:
+        raise _error_at(
+            text, _with_first_definition(text, problem.message, problem.first_offset), problem.offset
+        ) from None
+    except MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        message = _one_line(" ".join(part for part in (error.context, error.problem) if part) or str(error))
+        if mark is None:
+            raise LoadError(message) from None
+        raise _error_at(text, message, mark.index) from None
+    except ReaderError as error:
+        raise _error_at(
+            text, f"unacceptable character #x{error.character:04x}: {error.reason}", error.position
+        ) from None
+    except YAMLError as error:
+        raise LoadError(_one_line(str(error))) from None
+    except RecursionError:
+        raise LoadError(f"nesting too deep to parse (limit {MAX_DEPTH} levels)") from None
+    if not builder.has_document:
+        raise LoadError("empty file (no YAML document)")
+    return Document(
+        path=path, text=text, data=data, format="yaml", positions=OffsetPositions(text, spans=builder.spans)
+    )

@@ -1,0 +1,483 @@
+"""JSON/YAML loaders: decoding, data, exact positions, and every kind of bad input as a LoadError."""
+
+from __future__ import annotations
+
+import codecs
+import json
+import time
+
+import pytest
+
+from schemalint.loaders import LoadError
+from schemalint.loaders.jsonyaml import (
+    MAX_DEPTH,
+    MAX_YAML_NODES,
+    LineIndex,
+    decode_source,
+    load_json,
+    load_yaml,
+    scan_json,
+)
+from schemalint.model import Span
+
+
+def span_text(text: str, span: Span) -> str:
+    """The source text a span covers (lines split the way LineIndex splits them)."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if span.line == span.end_line:
+        return lines[span.line - 1][span.column - 1 : span.end_column - 1]
+    parts = [lines[span.line - 1][span.column - 1 :]]
+    parts += lines[span.line : span.end_line - 1]
+    parts.append(lines[span.end_line - 1][: span.end_column - 1])
+    return "\n".join(parts)
+
+
+def load_error(load, text: str) -> LoadError:
+    with pytest.raises(LoadError) as caught:
+        load(text, "file")
+    assert "\n" not in caught.value.message
+    return caught.value
+
+
+# -- decoding -----------------------------------------------------------------------------------
+
+
+def test_decode_utf8_with_and_without_bom():
+    assert decode_source('{"a": "é"}'.encode(), "f") == '{"a": "é"}'
+    assert decode_source(codecs.BOM_UTF8 + '{"a": "é"}'.encode(), "f") == '{"a": "é"}'
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32", "utf-32-be"])
+def test_decode_utf16_and_utf32_with_bom(encoding):
+    text = '{"名前": "ツール"}\n'
+    raw = text.encode(encoding)
+    if not encoding.endswith("be") and encoding in ("utf-16", "utf-32"):
+        assert raw[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)  # python adds the BOM
+    else:
+        bom = codecs.BOM_UTF16_BE if encoding == "utf-16-be" else codecs.BOM_UTF32_BE
+        raw = bom + raw
+    assert decode_source(raw, "f") == text
+
+
+def test_invalid_utf8_reports_byte_and_position_in_code_points():
+    raw = '{\n  "日本": "ok",\n  "x": "'.encode() + b"\xff" + b'"\n}'
+    with pytest.raises(LoadError) as caught:
+        decode_source(raw, "f")
+    error = caught.value
+    assert (error.line, error.column) == (3, 9)
+    assert error.message == "invalid UTF-8 byte 0xff at line 3 column 9"
+
+
+def test_invalid_utf8_after_bom_counts_from_the_text():
+    with pytest.raises(LoadError) as caught:
+        decode_source(codecs.BOM_UTF8 + b"ab\xc3", "f")  # truncated 2-byte sequence
+    assert (caught.value.line, caught.value.column) == (1, 3)
+    assert "0xc3" in caught.value.message
+
+
+def test_invalid_utf16_is_a_load_error():
+    with pytest.raises(LoadError, match="invalid UTF-16"):
+        decode_source(codecs.BOM_UTF16_LE + b"a\x00\x00\xd8", "f")  # lone high surrogate
+
+
+def test_binary_file():
+    with pytest.raises(LoadError, match=r"^binary file$"):
+        decode_source(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "f")
+
+
+def test_nul_after_the_sniffed_prefix_is_not_binary():
+    raw = b" " * 9000 + b"\x00"
+    assert decode_source(raw, "f").endswith("\x00")
+
+
+@pytest.mark.parametrize("raw", [b"", b"   \n\t\r\n", codecs.BOM_UTF8, codecs.BOM_UTF8 + b"\n"])
+def test_empty_file(raw):
+    with pytest.raises(LoadError, match=r"^empty file$"):
+        decode_source(raw, "f")
+
+
+@pytest.mark.parametrize("load", [load_json, load_yaml])
+def test_loaders_refuse_empty_text(load):
+    assert "empty file" in load_error(load, " \n ").message
+
+
+# -- line index -----------------------------------------------------------------------------------
+
+
+def test_line_index_counts_lf_crlf_and_cr():
+    index = LineIndex("ab\r\ncd\ref\ngh")
+    assert index.position(0) == (1, 1)
+    assert index.position(2) == (1, 3)  # the \r of CRLF still belongs to line 1
+    assert index.position(4) == (2, 1)
+    assert index.position(7) == (3, 1)
+    assert index.position(10) == (4, 1)
+    assert index.span(4, 6) == Span(2, 1, 2, 3)
+
+
+# -- JSON positions ---------------------------------------------------------------------------------
+
+JSON_TEXT = """{
+  "tools": [
+    {"type": "function",
+     "function": {"name": "日本語ツール", "parameters": {
+        "type": "object",
+        "properties": {"a/b": {"type": "string"}, "m~n": {"enum": [1, 2.5, true, null]}},
+        "required": []
+     }}}
+  ],
+  "empty": {}
+}
+"""
+
+
+def test_json_data_comes_back_unchanged():
+    assert load_json(JSON_TEXT, "f.json").data == json.loads(JSON_TEXT)
+    assert load_json(JSON_TEXT, "f.json").format == "json"
+
+
+@pytest.mark.parametrize(
+    ("pointer", "value", "key"),
+    [
+        ("", JSON_TEXT.rstrip("\n"), None),
+        ("/tools", JSON_TEXT[JSON_TEXT.index("[") : JSON_TEXT.index("  ],") + 3], '"tools"'),
+        ("/tools/0/type", '"function"', '"type"'),
+        ("/tools/0/function/name", '"日本語ツール"', '"name"'),
+        ("/tools/0/function/parameters/type", '"object"', '"type"'),
+        ("/tools/0/function/parameters/properties/a~1b", '{"type": "string"}', '"a/b"'),
+        ("/tools/0/function/parameters/properties/a~1b/type", '"string"', '"type"'),
+        ("/tools/0/function/parameters/properties/m~0n/enum", "[1, 2.5, true, null]", '"enum"'),
+        ("/tools/0/function/parameters/properties/m~0n/enum/0", "1", None),
+        ("/tools/0/function/parameters/properties/m~0n/enum/1", "2.5", None),
+        ("/tools/0/function/parameters/properties/m~0n/enum/3", "null", None),
+        ("/tools/0/function/parameters/required", "[]", '"required"'),
+        ("/empty", "{}", '"empty"'),
+    ],
+)
+def test_json_positions(pointer, value, key):
+    positions = load_json(JSON_TEXT, "f.json").positions
+    value_span = positions.locate(pointer)
+    assert value_span is not None
+    assert span_text(JSON_TEXT, value_span) == value
+    key_span = positions.locate(pointer, key=True)
+    assert span_text(JSON_TEXT, key_span) == (key if key is not None else value)
+
+
+def test_json_position_after_cjk_text_counts_code_points():
+    text = '{"説明": "日本語の説明", "名前": "x"}'
+    span = load_json(text, "f").positions.locate("/名前")
+    assert span == Span(1, 24, 1, 27)
+    assert load_json(text, "f").positions.locate("/名前", key=True) == Span(1, 18, 1, 22)
+
+
+def test_json_crlf_and_bom():
+    text = '\ufeff{\r\n  "a": {\r\n    "b": 1\r\n  }\r\n}\r\n'
+    document = load_json(text, "f")
+    assert document.data == {"a": {"b": 1}}
+    assert document.positions.locate("/a/b") == Span(3, 10, 3, 11)
+    assert document.positions.locate("/a/b", key=True) == Span(3, 5, 3, 8)
+    assert document.positions.locate("/a") == Span(2, 8, 4, 4)
+
+
+def test_json_escaped_keys_and_strings():
+    text = r'{"a\"b": {"\u00e9": "x\\"}, "c\\/d": 1}'
+    document = load_json(text, "f")
+    assert document.data == {'a"b': {"é": "x\\"}, "c\\/d": 1}
+    assert span_text(text, document.positions.locate('/a"b/é')) == r'"x\\"'
+    assert span_text(text, document.positions.locate("/c\\~1d", key=True)) == r'"c\\/d"'
+
+
+def test_json_missing_pointers_are_none():
+    positions = load_json('{"a": [1], "b": "x"}', "f").positions
+    assert positions.locate("/c") is None
+    assert positions.locate("/a/1") is None
+    assert positions.locate("/b/0") is None
+
+
+def test_json_scalar_root():
+    document = load_json('  "hello"  ', "f")
+    assert document.data == "hello"
+    assert document.positions.locate("") == Span(1, 3, 1, 10)
+
+
+def test_json_positions_are_lazy(monkeypatch):
+    import schemalint.loaders.jsonyaml as module
+
+    calls = []
+    real_scan = module.scan_json
+    monkeypatch.setattr(module, "scan_json", lambda text, **kw: calls.append(1) or real_scan(text, **kw))
+    document = load_json('{"a": 1}', "f")
+    assert calls == []
+    document.positions.locate("/a")
+    document.positions.locate("")
+    assert calls == [1]
+
+
+def test_scan_json_covers_every_value_pointer():
+    text = json.dumps({"a": [{"b": None, "c": [[], {}]}], "d~": {"e/": "f"}}, indent=1)
+    assert set(scan_json(text)) == {"", "/a", "/a/0", "/a/0/b", "/a/0/c", "/a/0/c/0", "/a/0/c/1", "/d~0", "/d~0/e~1"}
+
+
+# -- JSON errors --------------------------------------------------------------------------------------
+
+
+def test_json_syntax_error_position():
+    error = load_error(load_json, '{\n  "a": 1,\n  "b": [1, 2,]\n}')
+    assert (error.line, error.column) == (3, 14)
+    assert error.message == "Expecting value"
+
+
+def test_json_duplicate_key_names_key_and_both_positions():
+    error = load_error(load_json, '{"x": {"name": 1,\n       "name": 2}}')
+    assert (error.line, error.column) == (2, 8)
+    assert error.message == 'duplicate key "name" (first defined at line 1 column 8)'
+
+
+def test_json_duplicate_container_key():
+    error = load_error(load_json, '{"a": {"b": [1]}, "a": {}}')
+    assert (error.line, error.column) == (1, 19)
+    assert '"a"' in error.message
+
+
+def test_json_same_key_in_different_objects_is_fine():
+    assert load_json('[{"a": 1}, {"a": 2}]', "f").data == [{"a": 1}, {"a": 2}]
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_json_non_finite_constants(constant):
+    error = load_error(load_json, f'{{"a": [1,\n  {constant}]}}')
+    assert (error.line, error.column) == (2, 3)
+    assert constant in error.message
+
+
+def test_json_overflowing_and_oversized_numbers():
+    error = load_error(load_json, '{"a": 1e400}')
+    assert (error.line, error.column, error.message) == (1, 7, "number 1e400 is out of range")
+    error = load_error(load_json, '{"a": %s}' % ("9" * 5000))
+    assert (error.line, error.column) == (1, 7)
+    assert "too many digits" in error.message
+
+
+def test_json_string_with_brackets_does_not_count_as_nesting():
+    text = json.dumps({"a": "[" * 5000 + "{" * 5000})
+    assert load_json(text, "f").data["a"].startswith("[[[")
+
+
+def test_json_depth_limit_is_exact():
+    ok = "[" * MAX_DEPTH + "]" * MAX_DEPTH
+    assert load_json(ok, "f").data is not None
+    error = load_error(load_json, "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1))
+    assert (error.line, error.column) == (1, MAX_DEPTH + 1)
+    assert error.message == f"nesting deeper than {MAX_DEPTH} levels"
+
+
+def test_json_depth_limit_with_objects_in_wide_document():
+    inner = '{"a": ' * (MAX_DEPTH + 5) + "1" + "}" * (MAX_DEPTH + 5)
+    text = "[" + ", ".join(["[1, 2]"] * 300) + ", " + inner + "]"
+    error = load_error(load_json, text)
+    assert f"deeper than {MAX_DEPTH}" in error.message
+
+
+def test_json_100000_levels_fail_fast():
+    started = time.perf_counter()
+    error = load_error(load_json, "[" * 100_000 + "]" * 100_000)
+    assert error.message == f"nesting deeper than {MAX_DEPTH} levels"
+    error = load_error(load_json, '{"a":' * 100_000)
+    assert "nesting" in error.message
+    assert time.perf_counter() - started < 2
+
+
+# -- YAML -------------------------------------------------------------------------------------------
+
+YAML_TEXT = """\
+# tools
+tools:
+  - name: 日本語ツール
+    description: |
+      Looks things up.
+      Twice.
+    parameters:
+      type: object
+      properties:
+        a/b: {type: string}
+        "m~n":
+          enum: [1, 2.5, true, null, 0x1F, 0o17, 2001-12-14, yes, ~]
+      required: []
+"""
+
+
+def test_yaml_data_core_schema():
+    document = load_yaml(YAML_TEXT, "f.yaml")
+    assert document.format == "yaml"
+    tool = document.data["tools"][0]
+    assert tool["description"] == "Looks things up.\nTwice.\n"
+    enum = tool["parameters"]["properties"]["m~n"]["enum"]
+    assert enum == [1, 2.5, True, None, 31, 15, "2001-12-14", "yes", None]
+    assert [type(v) for v in enum[:2]] == [int, float]
+
+
+@pytest.mark.parametrize(
+    ("pointer", "value", "key"),
+    [
+        ("/tools", None, "tools"),
+        ("/tools/0/name", "日本語ツール", "name"),
+        ("/tools/0/description", "|\n      Looks things up.\n      Twice.", "description"),
+        ("/tools/0/parameters/type", "object", "type"),
+        ("/tools/0/parameters/properties/a~1b", "{type: string}", "a/b"),
+        ("/tools/0/parameters/properties/a~1b/type", "string", "type"),
+        ("/tools/0/parameters/properties/m~0n", None, '"m~n"'),
+        ("/tools/0/parameters/properties/m~0n/enum/4", "0x1F", None),
+        ("/tools/0/parameters/properties/m~0n/enum/6", "2001-12-14", None),
+        ("/tools/0/parameters/required", "[]", "required"),
+    ],
+)
+def test_yaml_positions(pointer, value, key):
+    positions = load_yaml(YAML_TEXT, "f.yaml").positions
+    value_span = positions.locate(pointer)
+    assert value_span is not None
+    if value is not None:
+        assert span_text(YAML_TEXT, value_span) == value
+    key_span = positions.locate(pointer, key=True)
+    assert span_text(YAML_TEXT, key_span) == (key if key is not None else value)
+
+
+def test_yaml_block_collection_spans_end_at_last_entry():
+    positions = load_yaml(YAML_TEXT, "f.yaml").positions
+    span = positions.locate("/tools/0/parameters/properties/m~0n")
+    assert span_text(YAML_TEXT, span) == "enum: [1, 2.5, true, null, 0x1F, 0o17, 2001-12-14, yes, ~]"
+    tools = positions.locate("/tools")
+    assert (tools.line, tools.column) == (3, 3)
+    assert (tools.end_line, tools.end_column) == (13, 19)
+
+
+def test_yaml_crlf_bom_and_cjk():
+    text = "\ufeff説明: 日本語\r\nname: x\r\nlist:\r\n  - 1\r\n"
+    positions = load_yaml(text, "f").positions
+    assert positions.locate("/name") == Span(2, 7, 2, 8)
+    assert positions.locate("/説明") == Span(1, 5, 1, 8)
+    assert positions.locate("/list/0") == Span(4, 5, 4, 6)
+
+
+def test_yaml_non_string_keys_become_strings():
+    assert load_yaml("1: a\ntrue: b\nnull: c\n2.5: d\n", "f").data == {"1": "a", "true": "b", "null": "c", "2.5": "d"}
+
+
+def test_yaml_explicit_core_tags():
+    data = load_yaml("a: !!str 12\nb: !!int '7'\nc: !!float 1\nd: ! 12\ne: !!map {x: 1}\n", "f").data
+    assert data == {"a": "12", "b": 7, "c": 1.0, "d": "12", "e": {"x": 1}}
+    assert isinstance(data["c"], float)
+
+
+def test_yaml_explicit_tag_with_wrong_value():
+    error = load_error(load_yaml, "a: !!int abc\n")
+    assert (error.line, error.column) == (1, 4)
+    assert "!!int" in error.message
+
+
+@pytest.mark.parametrize(
+    ("text", "tag", "column"),
+    [
+        ("a: !foo 1\n", "!foo", 4),
+        ("a: !!python/object:os.system {}\n", "!!python/object:os.system", 4),
+        ("a: !!python/name:os.system\n", "!!python/name:os.system", 4),
+        ("a: !!binary aGk=\n", "!!binary", 4),
+        ("a: !!set {x}\n", "!!set", 4),
+        ("a:\n  - !Ref x\n", "!Ref", 5),
+    ],
+)
+def test_yaml_custom_tags_refused(text, tag, column):
+    error = load_error(load_yaml, text)
+    assert tag in error.message
+    assert error.column == column
+
+
+def test_yaml_duplicate_key():
+    error = load_error(load_yaml, "a: 1\nb:\n  c: 1\n  c: 2\n")
+    assert (error.line, error.column) == (4, 3)
+    assert error.message == 'duplicate key "c" (first defined at line 3 column 3)'
+
+
+def test_yaml_duplicate_key_after_conversion():
+    error = load_error(load_yaml, "1: a\n'1': b\n")
+    assert (error.line, error.column) == (2, 1)
+
+
+def test_yaml_complex_key_refused():
+    assert "keys must be scalars" in load_error(load_yaml, "? [a, b]\n: c\n").message
+
+
+@pytest.mark.parametrize("text", ["a: .nan\n", "a: -.inf\n", "a: 1e999\n"])
+def test_yaml_non_finite_numbers_refused(text):
+    error = load_error(load_yaml, text)
+    assert error.column == 4
+
+
+def test_yaml_aliases_and_merge_keys():
+    text = "base: &b {type: string, description: d}\nx: *b\ny:\n  <<: *b\n  type: integer\n"
+    document = load_yaml(text, "f")
+    assert document.data["x"] == {"type": "string", "description": "d"}
+    assert document.data["y"] == {"type": "integer", "description": "d"}
+    assert span_text(text, document.positions.locate("/x")) == "*b"
+    assert document.positions.locate("/x/type") is None  # inside an alias: the engine falls back to /x
+    assert span_text(text, document.positions.locate("/y/description")) == "*b"
+    assert span_text(text, document.positions.locate("/y/type")) == "integer"
+
+
+def test_yaml_recursive_and_undefined_alias():
+    assert "recursive" in load_error(load_yaml, "a: &a [1, *a]\n").message
+    error = load_error(load_yaml, "a: 1\nb: *nope\n")
+    assert (error.line, error.column) == (2, 4)
+    assert "*nope" in error.message
+
+
+def test_yaml_billion_laughs_is_bounded():
+    lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for previous, name in zip("abcdefgh", "bcdefghi", strict=True):
+        lines.append(f"{name}: &{name} [" + ",".join([f"*{previous}"] * 9) + "]")
+    started = time.perf_counter()
+    error = load_error(load_yaml, "\n".join(lines) + "\n")
+    assert f"{MAX_YAML_NODES:,}" in error.message
+    assert error.line <= 9
+    assert time.perf_counter() - started < 2
+
+
+def test_yaml_moderate_alias_use_is_fine():
+    text = "a: &a [1, 2, 3]\nb: [*a, *a, *a]\n"
+    assert load_yaml(text, "f").data["b"] == [[1, 2, 3]] * 3
+
+
+def test_yaml_multi_document_takes_the_first():
+    document = load_yaml("---\na: 1\n---\nb: [\n", "f")
+    assert document.data == {"a": 1}
+
+
+def test_yaml_comments_only_is_empty():
+    assert "empty file" in load_error(load_yaml, "# nothing here\n").message
+
+
+def test_yaml_parse_error_position():
+    error = load_error(load_yaml, "a: 1\nb: c: d\n")
+    assert (error.line, error.column) == (2, 5)
+    assert "mapping values are not allowed" in error.message
+    error = load_error(load_yaml, "a: [1, 2\n")
+    assert error.line == 2
+    assert "flow sequence" in error.message
+
+
+def test_yaml_control_character():
+    error = load_error(load_yaml, "a: b\x01\n")
+    assert (error.line, error.column) == (1, 5)
+
+
+def test_yaml_depth_limit_is_exact():
+    assert load_yaml("[" * MAX_DEPTH + "]" * MAX_DEPTH, "f").data is not None
+    error = load_error(load_yaml, "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1))
+    assert (error.line, error.column) == (1, MAX_DEPTH + 1)
+    assert error.message == f"nesting deeper than {MAX_DEPTH} levels"
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, "{a: " * 100_000, "- " * 100_000 + "x\n"])
+def test_yaml_100000_levels_fail_fast(text):
+    started = time.perf_counter()
+    error = load_error(load_yaml, text)
+    assert "nesting" in error.message
+    assert time.perf_counter() - started < 3
