@@ -8,8 +8,9 @@ a pointer into a line:col span when a diagnostic is reported.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 JSON = Any  # a value as json.loads returns it
 
@@ -184,6 +185,9 @@ class SchemaNode:
         return self.via == "properties"
 
 
+JSON_SCHEMA_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
+
+
 def schema_types(schema: JSON) -> set[str]:
     """The set of `type` values, lower-cased (Gemini spells them upper-case)."""
     if not isinstance(schema, Mapping):
@@ -250,3 +254,17 @@ def walk_schema(tool: Tool, root: JSON, pointer: str) -> Iterator[SchemaNode]:
                     SchemaNode(tool, sub, join_pointer(node.pointer, "items", i), None, node.depth + 1, node, "items")
                 )
         stack.extend(reversed(children))
+
+
+def nullable_union_branch(schema: JSON) -> tuple[str, JSON] | None:
+    """For `anyOf`/`oneOf` of exactly one schema and `{"type": "null"}`: (keyword, the non-null branch)."""
+    if not isinstance(schema, Mapping):
+        return None
+    for keyword in ("anyOf", "oneOf"):
+        branches = schema.get(keyword)
+        if isinstance(branches, list) and len(branches) == 2:
+            nulls = [b for b in branches if isinstance(b, Mapping) and schema_types(b) == {"null"} and len(b) == 1]
+            if len(nulls) == 1:
+                other = branches[1] if branches[0] is nulls[0] else branches[0]
+                return keyword, other
+    return None

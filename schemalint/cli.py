@@ -1,0 +1,244 @@
+"""The command line. The only module that touches the terminal."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+from schemalint import __version__
+from schemalint.config import ConfigError, check_selector, check_targets, parse_fail_on
+from schemalint.model import Severity
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+def _fail(message: str) -> NoReturn:
+    click.echo(f"schemalint: error: {message}", err=True)
+    sys.exit(EXIT_ERROR)
+
+
+def _split(values: Sequence[str]) -> tuple[str, ...]:
+    """`--select SL1,SL2 --select SL3` -> (SL1, SL2, SL3)."""
+    return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
+
+
+def _use_color() -> bool:
+    return sys.stdout.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
+
+
+class _Group(click.Group):
+    """Turns configuration errors and unexpected exceptions into one line and exit code 2."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except ConfigError as error:
+            _fail(str(error))
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
+            raise
+        except KeyboardInterrupt:
+            _fail("interrupted")
+        except Exception as error:  # a bug in schemalint: one line, never a traceback for users
+            if os.environ.get("SCHEMALINT_DEBUG"):
+                raise
+            _fail(f"internal error: {type(error).__name__}: {error} (set SCHEMALINT_DEBUG=1 for the traceback)")
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="schemalint")
+def main() -> None:
+    """Lint the tool definitions you give to LLMs (OpenAI, Anthropic, Gemini, MCP, Python)."""
+
+
+def lint_options(function: Callable[..., Any]) -> Callable[..., Any]:
+    """Options shared by commands that lint (check, and diff for its output)."""
+    options = [
+        click.option("--select", multiple=True, help="Rules to enable (codes, slugs or prefixes such as SL3)."),
+        click.option("--extend-select", multiple=True, help="Rules to enable on top of the configured ones."),
+        click.option("--ignore", multiple=True, help="Rules to disable."),
+        click.option(
+            "--fail-on",
+            type=click.Choice(["error", "warning", "info", "never"]),
+            default=None,
+            help="Lowest severity that makes the exit code 1 (default: error).",
+        ),
+        click.option("--target", "targets", multiple=True, help="Provider target(s) to check against (repeatable)."),
+        click.option("--config", "config_file", type=click.Path(dir_okay=False, path_type=Path), help="Config file."),
+        click.option("--no-config", is_flag=True, help="Ignore configuration files."),
+        click.option(
+            "--output-format",
+            type=click.Choice(["text", "json"]),
+            default="text",
+            show_default=True,
+            help="How to print findings.",
+        ),
+        click.option("-q", "--quiet", is_flag=True, help="Print findings only, no summary."),
+    ]
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
+def _lint_options(
+    select: Sequence[str],
+    extend_select: Sequence[str],
+    ignore: Sequence[str],
+    targets: Sequence[str],
+    config_file: Path | None,
+    no_config: bool,
+    exclude: Sequence[str] = (),
+    skip_non_tool_files: bool = False,
+) -> Any:
+    from schemalint.engine import LintOptions
+
+    for selector in _split(select) + _split(extend_select) + _split(ignore):
+        check_selector(selector, "command line")
+    check_targets(_split(targets), "--target")
+    if config_file is not None and not config_file.is_file():
+        raise ConfigError(f"--config: no such file: {config_file}")
+    return LintOptions(
+        config_file=config_file,
+        no_config=no_config,
+        select=_split(select) or None,
+        extend_select=_split(extend_select),
+        ignore=_split(ignore),
+        targets=_split(targets),
+        exclude=_split(exclude),
+        skip_non_tool_files=skip_non_tool_files,
+    )
+
+
+@main.command()
+@click.argument("paths", nargs=-1)
+@lint_options
+@click.option("--exclude", multiple=True, help="Globs of files or folders to skip.")
+@click.option("--stdin-filename", help="With `-`: the file name the buffer on stdin stands for.")
+@click.option("--statistics", is_flag=True, help="Print the number of findings per rule.")
+@click.option(
+    "--skip-non-tool-files",
+    is_flag=True,
+    help="Pass silently over named files that hold no tools (the pre-commit hook uses this).",
+)
+def check(
+    paths: tuple[str, ...],
+    select: tuple[str, ...],
+    extend_select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    fail_on: str | None,
+    targets: tuple[str, ...],
+    config_file: Path | None,
+    no_config: bool,
+    output_format: str,
+    quiet: bool,
+    exclude: tuple[str, ...],
+    stdin_filename: str | None,
+    statistics: bool,
+    skip_non_tool_files: bool,
+) -> None:
+    """Lint tool definitions in PATHS (files or folders; default: the current folder; `-` reads stdin)."""
+    from schemalint.engine import lint, lint_source
+
+    options = _lint_options(
+        select, extend_select, ignore, targets, config_file, no_config, exclude, skip_non_tool_files
+    )
+    if paths == ("-",):
+        text = sys.stdin.buffer.read()
+        from schemalint.loaders import LoadError
+        from schemalint.loaders.jsonyaml import decode_source
+
+        name = stdin_filename or "stdin.json"
+        try:
+            result = lint_source(decode_source(text, name), name, options)
+        except LoadError as error:
+            _fail(f"{name}:{error.line}:{error.column}: {error.message}")
+    elif "-" in paths:
+        _fail("`-` (stdin) cannot be combined with other paths")
+    else:
+        missing = [p for p in paths if not os.path.exists(p)]
+        if missing:
+            _fail(f"no such file or directory: {missing[0]}")
+        result = lint(paths or (".",), options)
+
+    fail_level = _fail_level(fail_on, result)
+    reporter_output(result, output_format, quiet, statistics)
+    failing = fail_level is not None and any(d.severity >= fail_level for d in result.diagnostics)
+    sys.exit(EXIT_FINDINGS if failing else EXIT_CLEAN)
+
+
+def _fail_level(cli_value: str | None, result: Any) -> Severity | None:
+    if cli_value is not None:
+        return parse_fail_on(cli_value, "--fail-on")
+    configs = [f.config for f in result.files]
+    return configs[0].fail_on if configs else Severity.ERROR
+
+
+def reporter_output(result: Any, output_format: str, quiet: bool, statistics: bool) -> None:
+    from schemalint.reporters import get_reporter
+    from schemalint.reporters.text import summary
+
+    documents = result.documents()
+    click.echo(get_reporter(output_format)(result.diagnostics, documents, _use_color()), nl=False)
+    if output_format != "text":
+        return
+    if statistics:
+        counts = Counter((d.code, d.slug) for d in result.diagnostics)
+        for (code, slug), count in sorted(counts.items()):
+            click.echo(f"{count:>6}  {code}  {slug}")
+    if not quiet:
+        click.echo(summary(result.diagnostics, len(result.files)))
+
+
+@main.command()
+@click.argument("name", required=False)
+@click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def rule(name: str | None, output_format: str) -> None:
+    """Show a rule's documentation (by code or slug), or the table of all rules."""
+    from schemalint.rules import all_rules, find_rule
+
+    if name is None:
+        rows = [(r.code, r.slug, r.severity.label, r.scope.value, r.summary) for r in all_rules()]
+        if output_format == "json":
+            keys = ("code", "slug", "severity", "scope", "summary")
+            click.echo(json.dumps([dict(zip(keys, row, strict=True)) for row in rows], indent=2))
+            return
+        for code, slug, severity, _, summary_text in rows:
+            click.echo(f"{code}  {slug:<36} {severity:<8} {summary_text}")
+        return
+    found = find_rule(name)
+    if found is None:
+        _fail(f"unknown rule `{name}`; `schemalint rule` lists them all")
+    if output_format == "json":
+        click.echo(json.dumps({"code": found.code, "slug": found.slug, "docs": found.docs()}, indent=2))
+        return
+    click.echo(f"{found.code} {found.slug} [{found.severity.label}, {found.scope.value}]\n")
+    click.echo(found.docs())
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option(
+    "--to",
+    "dialect",
+    type=click.Choice(["canonical", "openai", "openai-responses", "anthropic", "gemini", "mcp"]),
+    default="canonical",
+    show_default=True,
+    help="The dialect to write.",
+)
+def export(paths: tuple[str, ...], dialect: str) -> None:
+    """Print the tools in PATHS as schemalint normalised them (canonical JSON or another dialect)."""
+    from schemalint.dialects import export_tools
+    from schemalint.engine import LintOptions, lint
+
+    result = lint(paths, LintOptions(select=("SL002", "SL003")))
+    for diagnostic in result.diagnostics:
+        click.echo(f"{diagnostic.path}:{diagnostic.span.line}:{diagnostic.span.column}: {diagnostic.message}", err=True)
+    tools = [tool for source in result.files for tool in source.tools]
+    click.echo(json.dumps(export_tools(tools, dialect), indent=2, ensure_ascii=False))
+    sys.exit(EXIT_ERROR if any(d.code == "SL002" for d in result.diagnostics) else EXIT_CLEAN)

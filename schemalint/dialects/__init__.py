@@ -1,0 +1,117 @@
+"""Dialect detection: find the tool definitions in a document and normalise them into Tools.
+
+Only known containers are searched (`tools`, `functions`, `functionDeclarations`, a JSON-RPC
+`result`), so a file that merely has a `name` and a `description` (package.json) is not a tool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from schemalint.dialects import anthropic, gemini, mcp, openai
+from schemalint.dialects.base import Shape, canonical_fields
+from schemalint.loaders import Document
+from schemalint.model import JSON, Dialect, Tool, join_pointer
+
+ACCEPTED_SHAPES = (
+    'OpenAI Chat tools ({"type": "function", "function": {...}} or an array of them), '
+    'the legacy "functions" array, OpenAI Responses function tools ({"type": "function", "name": ...}), '
+    "Anthropic tools ({name, description, input_schema}), Gemini functionDeclarations, "
+    "MCP Tool objects or a tools/list result (also inside a JSON-RPC result), "
+    'a request body with a "tools" key, or a bare array of {name, description, parameters}'
+)
+
+GENERIC = Shape(Dialect.GENERIC, ("parameters",))
+_CONTAINERS = {"tools": "tools", "functions": "functions"}
+
+
+def detect_tools(document: Document) -> list[Tool]:
+    """The tools in a document, in source order; [] when it holds none."""
+    if document.tools is not None:
+        return document.tools
+    found: list[Tool] = []
+    _collect(document.data, "", document.path, found, None)
+    for index, tool in enumerate(found):
+        tool.index = index
+    return found
+
+
+def _collect(value: JSON, pointer: str, path: str, out: list[Tool], container: str | None) -> None:
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            if isinstance(item, Mapping):
+                _collect_object(item, join_pointer(pointer, i), path, out, container)
+    elif isinstance(value, Mapping):
+        _collect_object(value, pointer, path, out, container)
+
+
+def _collect_object(obj: Mapping[str, Any], pointer: str, path: str, out: list[Tool], container: str | None) -> None:
+    shape = _shape_of(obj, container)
+    if shape is not None:
+        out.append(shape.read(obj, path, pointer, len(out)))
+        return
+    for key in gemini.DECLARATION_KEYS:
+        if isinstance(obj.get(key), list):
+            _collect(obj[key], join_pointer(pointer, key), path, out, "declarations")
+    for key, kind in _CONTAINERS.items():
+        if isinstance(obj.get(key), list):
+            _collect(obj[key], join_pointer(pointer, key), path, out, kind)
+    if "jsonrpc" in obj and isinstance(obj.get("result"), Mapping):
+        _collect(obj["result"], join_pointer(pointer, "result"), path, out, None)
+
+
+def _shape_of(obj: Mapping[str, Any], container: str | None) -> Shape | None:
+    if openai.is_chat_tool(obj):
+        return openai.CHAT
+    if openai.is_responses_tool(obj):
+        return openai.RESPONSES
+    if not isinstance(obj.get("name"), str):
+        return None
+    # inside a container that says what its items are, a name is enough (parameters are optional there)
+    if container == "declarations":
+        return gemini.SHAPE
+    if container == "functions":
+        return openai.FUNCTIONS
+    if mcp.is_tool(obj):
+        return mcp.SHAPE
+    if anthropic.is_tool(obj):
+        return anthropic.SHAPE
+    if "parameters" in obj:
+        return GENERIC
+    return None
+
+
+def to_canonical(tool: Tool) -> dict[str, Any]:
+    """The documented canonical form (docs/canonical.md): what schemalint lints, in one shape."""
+    out = canonical_fields(tool)
+    out["parameters"] = tool.parameters
+    if tool.output_schema is not None:
+        out["output_schema"] = tool.output_schema
+    if tool.annotations is not None:
+        out["annotations"] = dict(tool.annotations)
+    if tool.strict is not None:
+        out["strict"] = tool.strict
+    out["dialect"] = tool.dialect.value
+    if tool.framework is not None:
+        out["framework"] = tool.framework
+    out["source"] = {"path": tool.path, "pointer": tool.pointer}
+    return out
+
+
+EXPORTERS: dict[str, Callable[[Tool], dict[str, Any]]] = {
+    "canonical": to_canonical,
+    "openai": openai.to_chat,
+    "openai-responses": openai.to_responses,
+    "anthropic": anthropic.to_anthropic,
+    "gemini": gemini.to_gemini,
+    "mcp": mcp.to_mcp,
+}
+
+
+def export_tools(tools: list[Tool], to: str) -> JSON:
+    """The tools written in dialect `to`; Gemini wraps them in one `functionDeclarations` entry."""
+    exported = [EXPORTERS[to](tool) for tool in tools]
+    if to == "gemini":
+        return [{"functionDeclarations": exported}]
+    return exported

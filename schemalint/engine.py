@@ -1,0 +1,341 @@
+"""The lint pipeline: discover -> load -> detect -> rules -> place -> filter.
+
+`lint()` and `lint_source()` are pure with respect to the terminal: they read files and return
+diagnostics; only cli.py prints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from schemalint.config import Config, RuleSetting, build_options, config_for_directory, load_config
+from schemalint.diagnostics import Diagnostic, Finding
+from schemalint.dialects import ACCEPTED_SHAPES, detect_tools
+from schemalint.loaders import Document, LoadError
+from schemalint.loaders.discover import discover, matches_any, source_format
+from schemalint.model import Severity, Span, Tool, ToolSet, join_pointer, split_pointer
+from schemalint.rules import match_selector, rules_by_code
+from schemalint.rules.base import LintContext, NodeRule, Rule, ToolRule, ToolSetRule
+from schemalint.targets import resolve_targets
+
+#: a JSON or YAML file without any of these words cannot hold a tool definition
+TOOL_MARKERS = ("parameters", "input_schema", "inputSchema", "function")
+_START = Span(1, 1, 1, 1)
+
+
+@dataclass(frozen=True)
+class LintOptions:
+    """Command-line overrides on top of the configuration files."""
+
+    config_file: Path | None = None
+    no_config: bool = False
+    select: tuple[str, ...] | None = None
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    targets: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    #: pre-commit names every staged file: pass silently over files that hold no tools
+    skip_non_tool_files: bool = False
+
+
+@dataclass
+class SourceResult:
+    """One file after loading: its document (None when it did not load) and the tools found."""
+
+    path: str
+    config: Config
+    document: Document | None
+    tools: list[Tool] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+@dataclass
+class LintResult:
+    diagnostics: list[Diagnostic]
+    files: list[SourceResult]
+
+    @property
+    def tool_count(self) -> int:
+        return sum(len(f.tools) for f in self.files)
+
+    def documents(self) -> dict[str, Document]:
+        return {f.path: f.document for f in self.files if f.document is not None}
+
+
+class ConfigResolver:
+    """The configuration for each file (nearest config file, or the one named), with CLI overrides."""
+
+    def __init__(self, options: LintOptions) -> None:
+        self.options = options
+        self._fixed: Config | None = None
+        if options.config_file is not None:
+            self._fixed = load_config(options.config_file)
+        elif options.no_config:
+            self._fixed = Config(root=Path.cwd().resolve())
+        self._by_directory: dict[Path, Config] = {}
+        self._by_source: dict[Path | None, Config] = {}
+
+    def for_path(self, path: Path) -> Config:
+        directory = path.parent.resolve()
+        if directory not in self._by_directory:
+            base = self._fixed or config_for_directory(directory)
+            if base.source not in self._by_source:
+                self._by_source[base.source] = self._apply_overrides(base)
+            self._by_directory[directory] = self._by_source[base.source]
+        return self._by_directory[directory]
+
+    def _apply_overrides(self, config: Config) -> Config:
+        o = self.options
+        return config.replace(
+            select=o.select if o.select is not None else config.select,
+            extend_select=config.extend_select + o.extend_select,
+            ignore=config.ignore + o.ignore,
+            targets=o.targets or config.targets,
+            exclude=config.exclude + o.exclude,
+        )
+
+
+class RuleSet:
+    """The enabled rule instances for one configuration, with their configured severities."""
+
+    def __init__(self, config: Config) -> None:
+        enabled: set[str] = set()
+        for selector in config.select + config.extend_select:
+            enabled.update(r.code for r in match_selector(selector))
+        for selector in config.ignore:
+            enabled.difference_update(r.code for r in match_selector(selector))
+        self.enabled = frozenset(enabled)
+        self.instances: list[Rule] = []
+        for code in sorted(enabled):
+            rule_class = rules_by_code()[code]
+            setting = config.rules.get(code, RuleSetting())
+            if issubclass(rule_class, (NodeRule, ToolRule, ToolSetRule)):
+                options = build_options(rule_class, setting.options, f"rules.{code}")
+                self.instances.append(rule_class(options))
+        self.severities = {code: s.severity for code, s in config.rules.items() if s.severity is not None}
+
+    def severity(self, rule: type[Rule], finding: Finding) -> Severity:
+        return self.severities.get(rule.code) or finding.severity or rule.severity
+
+
+def read_source(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except IsADirectoryError:
+        raise LoadError("is a directory") from None
+    except OSError as error:
+        raise LoadError(f"cannot read: {error.strerror or error}") from None
+
+
+def parse_document(text: str, path: str) -> Document:
+    """Load `text` with the loader its file name calls for."""
+    from schemalint.loaders import jsonyaml
+
+    kind = source_format(path)
+    if kind == "python":
+        from schemalint.loaders.python import load_python
+
+        return load_python(text, path)
+    if kind == "json" or (kind == "auto" and text.lstrip("\ufeff \t\r\n")[:1] in ("{", "[")):
+        return jsonyaml.load_json(text, path)
+    return jsonyaml.load_yaml(text, path)
+
+
+def may_hold_tools(text: str, path: str) -> bool:
+    """A cheap textual check that lets a pre-commit run skip files that cannot define tools."""
+    if source_format(path) == "python":
+        from schemalint.loaders.python import might_contain_tools
+
+        return might_contain_tools(text)
+    return any(marker in text for marker in TOOL_MARKERS)
+
+
+def load_source(path: str, raw: bytes | str, config: Config, explicit: bool, skip_non_tool_files: bool) -> SourceResult:
+    """Decode, parse and detect; every failure becomes an SL002/SL003 diagnostic, never an exception."""
+    from schemalint.loaders.jsonyaml import decode_source
+
+    result = SourceResult(path, config, None)
+    try:
+        text = raw if isinstance(raw, str) else decode_source(raw, path)
+        if (skip_non_tool_files or not explicit) and not may_hold_tools(text, path):
+            return result
+        result.document = parse_document(text, path)
+        result.tools = detect_tools(result.document)
+    except LoadError as error:
+        if explicit or not skip_non_tool_files:
+            span = Span(error.line, error.column, error.line, error.column + 1)
+            result.diagnostics.append(_engine_diagnostic("SL002", error.message, path, span))
+        return result
+    except RecursionError:
+        result.diagnostics.append(_engine_diagnostic("SL002", "structure nested too deeply to read", path, _START))
+        return result
+    if not result.tools and explicit and not skip_non_tool_files:
+        message = f"no tool definitions found; schemalint reads {ACCEPTED_SHAPES}"
+        result.diagnostics.append(_engine_diagnostic("SL003", message, path, _START))
+    return result
+
+
+def _engine_diagnostic(code: str, message: str, path: str, span: Span, pointer: str = "") -> Diagnostic:
+    rule = rules_by_code()[code]
+    return Diagnostic(code, rule.slug, rule.severity, message, path, span, pointer)
+
+
+def display_path(path: Path) -> str:
+    """Relative to the working directory when below it, always with forward slashes."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def lint(paths: Sequence[str] = (".",), options: LintOptions | None = None) -> LintResult:
+    """Lint files and folders."""
+    options = options or LintOptions()
+    resolver = ConfigResolver(options)
+    cwd_config = resolver.for_path(Path.cwd() / "_")
+    sources = []
+    for source in discover(paths, cwd_config.include, cwd_config.exclude, cwd_config.root):
+        config = resolver.for_path(source.path)
+        shown = display_path(source.path)
+        if not source.explicit and matches_any(source.path, config.exclude, config.root):
+            continue
+        try:
+            raw: bytes | str = read_source(source.path)
+        except LoadError as error:
+            sources.append(
+                SourceResult(shown, config, None, [], [_engine_diagnostic("SL002", error.message, shown, _START)])
+            )
+            continue
+        sources.append(load_source(shown, raw, config, source.explicit, options.skip_non_tool_files))
+    return run_rules(sources)
+
+
+def lint_source(text: str, filename: str, options: LintOptions | None = None) -> LintResult:
+    """Lint one buffer as if it were the file `filename` (stdin, editors)."""
+    options = options or LintOptions()
+    path = Path(filename)
+    config = ConfigResolver(options).for_path(path.resolve())
+    source = load_source(display_path(path), text, config, True, options.skip_non_tool_files)
+    return run_rules([source])
+
+
+def lint_documents(documents: Iterable[Document], config: Config) -> LintResult:
+    """Lint documents that were not read from files (a live MCP server, a git revision)."""
+    sources = []
+    for document in documents:
+        source = SourceResult(document.path, config, document)
+        source.tools = detect_tools(document)
+        sources.append(source)
+    return run_rules(sources)
+
+
+def group_toolsets(sources: Sequence[SourceResult]) -> list[tuple[ToolSet, list[SourceResult]]]:
+    """One set per file, unless config `toolsets` groups files by glob."""
+    groups: dict[str, tuple[ToolSet, list[SourceResult]]] = {}
+    for source in sources:
+        if not source.tools:
+            continue
+        key = source.path
+        for name, globs in source.config.toolsets.items():
+            if matches_any(Path(source.path), globs, source.config.root):
+                key = f"{source.config.root}::{name}"
+                break
+        toolset, members = groups.setdefault(key, (ToolSet(key if key == source.path else key.split("::")[1]), []))
+        toolset.tools.extend(source.tools)
+        members.append(source)
+    return list(groups.values())
+
+
+def run_rules(sources: Sequence[SourceResult]) -> LintResult:
+    from schemalint.suppression import filter_diagnostics
+
+    rule_sets: dict[int, RuleSet] = {}
+
+    def rules_for(config: Config) -> RuleSet:
+        if id(config) not in rule_sets:
+            rule_sets[id(config)] = RuleSet(config)
+        return rule_sets[id(config)]
+
+    by_path = {s.path: s for s in sources}
+    for toolset, members in group_toolsets(sources):
+        targets = {id(t): resolve_targets(t, by_path[t.path].config.targets) for t in toolset.tools}
+        context = LintContext(targets, members[0].config.settings)
+        for tool in toolset.tools:
+            source = by_path[tool.path]
+            rules = rules_for(source.config)
+            for rule in rules.instances:
+                if isinstance(rule, ToolRule):
+                    _place_all(rule, rule.check(tool, context), source, rules, tool)
+            node_rules = [r for r in rules.instances if isinstance(r, NodeRule)]
+            if node_rules:
+                for node in tool.schema_nodes():
+                    for rule in node_rules:
+                        _place_all(rule, rule.check(node, context), source, rules, tool)
+        lead = rules_for(members[0].config)
+        for rule in lead.instances:
+            if isinstance(rule, ToolSetRule):
+                for finding in rule.check(toolset, context):
+                    owner = _owner_of(finding, toolset, by_path)
+                    _place_all(rule, [finding], by_path[owner.path], lead, owner)
+        for source in members:
+            if source.document is not None:
+                for code, finding in source.document.notes:
+                    _place_all(rules_by_code()[code], [finding], source, rules_for(source.config), None)
+    diagnostics: list[Diagnostic] = []
+    for source in sources:
+        enabled = rules_for(source.config).enabled
+        kept = [d for d in source.diagnostics if d.code in enabled]
+        diagnostics.extend(filter_diagnostics(kept, source.document, source.config, source.path))
+    diagnostics.sort(key=Diagnostic.sort_key)
+    return LintResult(diagnostics, list(sources))
+
+
+def _owner_of(finding: Finding, toolset: ToolSet, by_path: dict[str, SourceResult]) -> Tool:
+    """The tool a tool-set finding points into (`data["path"]` picks the file when sets span files)."""
+    wanted_path = finding.data.get("path")
+    candidates = [t for t in toolset.tools if wanted_path in (None, t.path)]
+    best = max(
+        (t for t in candidates if finding.pointer == t.pointer or finding.pointer.startswith(t.pointer + "/")),
+        key=lambda t: len(t.pointer),
+        default=None,
+    )
+    if best is not None:
+        return best
+    return candidates[0] if candidates else toolset.tools[0]
+
+
+def _place_all(
+    rule: Rule | type[Rule], findings: Iterable[Finding], source: SourceResult, rules: RuleSet, tool: Tool | None
+) -> None:
+    rule_class = rule if isinstance(rule, type) else type(rule)
+    if rule_class.code not in rules.enabled:
+        return
+    for finding in findings:
+        source.diagnostics.append(
+            Diagnostic(
+                code=rule_class.code,
+                slug=rule_class.slug,
+                severity=rules.severity(rule_class, finding),
+                message=finding.message,
+                path=source.path,
+                span=locate(source.document, finding.pointer, finding.key),
+                pointer=finding.pointer,
+                tool=tool.name if tool is not None else None,
+                data=finding.data,
+                fix=finding.fix,
+            )
+        )
+
+
+def locate(document: Document | None, pointer: str, key: bool = False) -> Span:
+    """The span of `pointer`, falling back to the nearest ancestor that exists in the source."""
+    if document is None:
+        return _START
+    tokens = split_pointer(pointer)
+    span = document.positions.locate(pointer, key)
+    while span is None and tokens:
+        tokens.pop()
+        span = document.positions.locate(join_pointer("", *tokens))
+    return span or _START

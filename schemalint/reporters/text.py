@@ -1,0 +1,62 @@
+"""Human output: `path:line:col: CODE [severity] message`, then the source line with a caret."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from schemalint.diagnostics import Diagnostic
+from schemalint.loaders import Document
+from schemalint.model import Severity
+
+_COLORS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m", Severity.INFO: "\033[36m"}
+_BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
+_MAX_EXCERPT = 160
+
+
+def _excerpt(lines: list[str], diagnostic: Diagnostic, color: bool) -> list[str]:
+    line_no = diagnostic.span.line
+    if not 1 <= line_no <= len(lines):
+        return []
+    line = lines[line_no - 1].replace("\t", " ")
+    start = max(diagnostic.span.column - 1, 0)
+    offset = 0
+    if len(line) > _MAX_EXCERPT:  # keep the caret in view on minified JSON
+        offset = max(0, min(start - 40, len(line) - _MAX_EXCERPT))
+        line = ("…" if offset else "") + line[offset : offset + _MAX_EXCERPT] + "…"
+        start = start - offset + (1 if offset else 0)
+    end = diagnostic.span.end_column - 1 - offset if diagnostic.span.end_line == line_no else len(line)
+    width = max(1, min(end, len(line)) - start)
+    gutter = f"{line_no:>5} | "
+    caret = " " * (len(gutter) + start) + "^" + "~" * (width - 1)
+    if color:
+        caret = _COLORS[diagnostic.severity] + caret + _RESET
+        gutter = _DIM + gutter + _RESET
+    return [gutter + line, caret]
+
+
+def render(diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document], color: bool = False) -> str:
+    out: list[str] = []
+    lines_by_path: dict[str, list[str]] = {}
+    for d in diagnostics:
+        location = f"{d.path}:{d.span.line}:{d.span.column}:"
+        severity = f"[{d.severity.label}]"
+        if color:
+            location = _BOLD + location + _RESET
+            severity = _COLORS[d.severity] + severity + _RESET
+        out.append(f"{location} {d.code} {severity} {d.message}")
+        if d.path not in lines_by_path:
+            document = documents.get(d.path)
+            lines_by_path[d.path] = [line.rstrip("\r") for line in document.text.split("\n")] if document else []
+        out.extend(_excerpt(lines_by_path[d.path], d, color))
+    return "\n".join(out) + ("\n" if out else "")
+
+
+def summary(diagnostics: Sequence[Diagnostic], files: int, fixable: int = 0) -> str:
+    if not diagnostics:
+        return f"All clear: {files} file(s) checked, no findings."
+    counts = {s: sum(1 for d in diagnostics if d.severity is s) for s in Severity}
+    parts = [f"{counts[s]} {s.label}{'s' if counts[s] != 1 else ''}" for s in reversed(Severity) if counts[s]]
+    text = f"Found {len(diagnostics)} finding(s) in {files} file(s): {', '.join(parts)}."
+    if fixable:
+        text += f" {fixable} fixable with --fix."
+    return text

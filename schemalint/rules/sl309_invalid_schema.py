@@ -1,0 +1,234 @@
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+from schemalint.diagnostics import Finding
+from schemalint.model import JSON_SCHEMA_TYPES, Dialect, SchemaNode, Severity, join_pointer, schema_types
+from schemalint.rules.base import LintContext, NodeRule
+
+#: what people write instead of JSON Schema type names (Python, Java, BFCL), and the right spelling
+TYPE_SPELLINGS = {
+    "dict": "object",
+    "map": "object",
+    "float": "number",
+    "double": "number",
+    "int": "integer",
+    "long": "integer",
+    "str": "string",
+    "bool": "boolean",
+    "list": "array",
+    "tuple": "array",
+    "set": "array",
+    "none": "null",
+    "any": None,  # no single type: leave `type` out
+}
+
+_SCHEMA = (Mapping, bool)
+_NON_NEGATIVE_INT = ("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties")
+_NUMBER = ("minimum", "maximum", "multipleOf")
+_STRING = ("description", "title", "$id", "$schema", "$ref", "$comment", "format", "pattern", "$anchor")
+_SCHEMA_VALUED = (
+    "additionalProperties",
+    "additionalItems",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "propertyNames",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+)
+_SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+_SCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
+
+
+def _is_int(value: Any) -> bool:
+    return (isinstance(value, int) and not isinstance(value, bool)) or (isinstance(value, float) and value.is_integer())
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def malformed_keywords(schema: Mapping[str, Any]) -> list[str]:
+    """Keywords whose value has the wrong JSON type for the meta-schema (a fast pre-check)."""
+    bad = []
+    for key, value in schema.items():
+        if key in _NON_NEGATIVE_INT:
+            ok = _is_int(value) and value >= 0
+        elif key in _NUMBER:
+            ok = _is_number(value) and (key != "multipleOf" or value > 0)
+        elif key in ("exclusiveMinimum", "exclusiveMaximum"):
+            ok = _is_number(value) or isinstance(value, bool)  # draft-04 used booleans
+        elif key in _STRING:
+            ok = isinstance(value, str)
+        elif key in _SCHEMA_VALUED:
+            ok = isinstance(value, _SCHEMA)
+        elif key in _SCHEMA_MAPS:
+            ok = isinstance(value, Mapping) and all(isinstance(v, _SCHEMA) for v in value.values())
+        elif key in _SCHEMA_LISTS:
+            ok = isinstance(value, list) and bool(value) and all(isinstance(v, _SCHEMA) for v in value)
+        elif key == "items":
+            ok = isinstance(value, _SCHEMA) or (isinstance(value, list) and all(isinstance(v, _SCHEMA) for v in value))
+        elif key == "required":
+            ok = isinstance(value, list) and all(isinstance(v, str) for v in value) and len(set(value)) == len(value)
+        elif key in ("enum", "examples"):
+            ok = isinstance(value, list)
+        elif key in ("uniqueItems", "readOnly", "writeOnly", "deprecated", "nullable"):
+            ok = isinstance(value, bool)
+        elif key == "type":
+            ok = isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))
+        else:
+            ok = True
+        if not ok:
+            bad.append(key)
+    return bad
+
+
+def _matches_type(value: Any, type_name: str) -> bool:
+    if type_name == "string":
+        return isinstance(value, str)
+    if type_name == "integer":
+        return _is_int(value)
+    if type_name == "number":
+        return _is_number(value)
+    if type_name == "boolean":
+        return isinstance(value, bool)
+    if type_name == "null":
+        return value is None
+    if type_name == "array":
+        return isinstance(value, list)
+    if type_name == "object":
+        return isinstance(value, Mapping)
+    return True
+
+
+class InvalidSchema(NodeRule):
+    """
+    ## What it does
+    Checks each parameter schema against the JSON Schema meta-schema (with `jsonschema`, for the
+    schemas a fast pre-check finds suspicious), and for mistakes the meta-schema allows:
+    - a type name that is not JSON Schema (`dict`, `float`, `int`, `tuple`, `any`, `String`);
+    - `required` naming a property that is not in `properties`;
+    - `enum`, `default` or `examples` values that do not match the declared `type`.
+
+    ## Why is this bad?
+    Providers validate tool schemas and reject the request, or accept it and let the model
+    produce arguments your code cannot parse. A wrong `required` entry makes strict modes fail
+    and tells the model to send a field that does not exist.
+
+    ## Example
+    ```json
+    {"type": "dict", "properties": {"lat": {"type": "float"}}, "required": ["lat", "lng"]}
+    ```
+
+    ## Use instead
+    ```json
+    {"type": "object", "properties": {"lat": {"type": "number"}, "lng": {"type": "number"}},
+     "required": ["lat", "lng"]}
+    ```
+
+    ## Trade-off
+    Gemini's upper-case type names (`OBJECT`, `STRING`) are accepted in Gemini files only.
+    Unknown keywords are allowed, as JSON Schema allows them; SL402 reports the ones a target
+    rejects.
+
+    ## Fix safety
+    No automatic fix.
+    """
+
+    code = "SL309"
+    slug = "invalid-schema"
+    severity = Severity.ERROR
+    summary = "fails the meta-schema; required names a missing property; enum/default mismatch; non-JSON-Schema types"
+
+    def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
+        schema = node.schema
+        if isinstance(schema, bool):
+            return
+        if not isinstance(schema, Mapping):
+            yield Finding(f"a schema must be an object or a boolean, got {type(schema).__name__}", node.pointer)
+            return
+        yield from self._type_names(node, schema)
+        yield from self._meta_schema(node, schema)
+        yield from self._required(node, schema)
+        yield from self._values_match_type(node, schema)
+
+    def _type_names(self, node: SchemaNode, schema: Mapping[str, Any]) -> Iterable[Finding]:
+        raw = schema.get("type")
+        names = [raw] if isinstance(raw, str) else raw if isinstance(raw, list) else []
+        gemini = node.tool.dialect is Dialect.GEMINI
+        for name in names:
+            if not isinstance(name, str) or name in JSON_SCHEMA_TYPES or (gemini and name.lower() in JSON_SCHEMA_TYPES):
+                continue
+            lowered = name.lower()
+            if lowered in JSON_SCHEMA_TYPES:
+                hint = f'write `"{lowered}"`'
+            elif lowered in TYPE_SPELLINGS:
+                right = TYPE_SPELLINGS[lowered]
+                hint = f'use `"{right}"`' if right else "leave `type` out to allow any value"
+            else:
+                hint = f"use one of {', '.join(sorted(JSON_SCHEMA_TYPES))}"
+            yield Finding(
+                f'`type: "{name}"` is not a JSON Schema type; {hint}',
+                join_pointer(node.pointer, "type"),
+                data={"type": name},
+            )
+
+    def _meta_schema(self, node: SchemaNode, schema: Mapping[str, Any]) -> Iterable[Finding]:
+        bad = [key for key in malformed_keywords(schema) if key != "type"]
+        if not bad:
+            return
+        messages = _meta_schema_messages(schema)
+        for key in bad:
+            detail = messages.get(key, "has the wrong kind of value")
+            yield Finding(f"`{key}` {detail}", join_pointer(node.pointer, key), data={"keyword": key})
+
+    def _required(self, node: SchemaNode, schema: Mapping[str, Any]) -> Iterable[Finding]:
+        required = schema.get("required")
+        properties = schema.get("properties")
+        if not isinstance(required, list) or not isinstance(properties, Mapping):
+            return
+        for index, name in enumerate(required):
+            if isinstance(name, str) and name not in properties:
+                yield Finding(
+                    f"`required` names `{name}`, which is not in `properties`",
+                    join_pointer(node.pointer, "required", index),
+                    data={"property": name},
+                )
+
+    def _values_match_type(self, node: SchemaNode, schema: Mapping[str, Any]) -> Iterable[Finding]:
+        types = schema_types(schema)
+        if not types or not types <= JSON_SCHEMA_TYPES:
+            return
+        candidates: list[tuple[str, Any]] = []
+        if isinstance(schema.get("enum"), list):
+            candidates += [(join_pointer(node.pointer, "enum", i), v) for i, v in enumerate(schema["enum"])]
+        if "default" in schema:
+            candidates.append((join_pointer(node.pointer, "default"), schema["default"]))
+        if isinstance(schema.get("examples"), list):
+            candidates += [(join_pointer(node.pointer, "examples", i), v) for i, v in enumerate(schema["examples"])]
+        for pointer, value in candidates:
+            if not any(_matches_type(value, t) for t in types):
+                keyword = pointer.rsplit("/", 2)[-2] if pointer.rsplit("/", 1)[-1].isdigit() else "default"
+                yield Finding(
+                    f"{keyword} value {value!r} does not match `type: {schema['type']}`",
+                    pointer,
+                    data={"value": value, "type": schema["type"]},
+                )
+
+
+def _meta_schema_messages(schema: Mapping[str, Any]) -> dict[str, str]:
+    """jsonschema's own words for each malformed keyword (imported only when something is wrong)."""
+    from jsonschema.validators import validator_for
+
+    local = {k: v for k, v in schema.items() if k not in _SCHEMA_MAPS and k not in _SCHEMA_LISTS and k != "items"}
+    if not isinstance(local.get("$schema", ""), str):
+        local.pop("$schema")
+    validator_class = validator_for(local, default=validator_for({"$schema": "https://json-schema.org/draft/2020-12/schema"}))
+    messages: dict[str, str] = {}
+    for error in validator_class(validator_class.META_SCHEMA).iter_errors(local):
+        if error.path:
+            messages.setdefault(str(error.path[0]), f"is invalid: {error.message}")
+    return messages

@@ -1,0 +1,203 @@
+"""The command line end to end: exit codes, formats, options, config errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from schemalint.cli import main
+
+GOOD_TOOL = {
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "description": "Current weather for a city.",
+        "parameters": {
+            "type": "object",
+            "properties": {"city": {"type": "string", "description": "City name"}},
+            "required": ["city"],
+            "additionalProperties": False,
+        },
+    },
+}
+
+
+def run(*args: str, input: str | None = None) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args), input=input)
+    return result.exit_code, result.output
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def write(path: Path, data: object) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    return path
+
+
+def test_clean_file_exits_zero(project: Path) -> None:
+    write(project / "tools.json", [GOOD_TOOL])
+    code, out = run("check", "tools.json", "--select", "SL2,SL3")
+    assert code == 0, out
+    assert "All clear" in out
+
+
+def test_error_finding_exits_one_and_prints_location(project: Path) -> None:
+    bad = json.loads(json.dumps(GOOD_TOOL))
+    bad["function"]["parameters"]["required"] = ["town"]
+    write(project / "tools.json", [bad])
+    code, out = run("check", "tools.json")
+    assert code == 1
+    assert "tools.json:16:11: SL309 [error] `required` names `town`" in out
+    assert "^~~~~~" in out
+
+
+def test_fail_on_and_never(project: Path) -> None:
+    tool = json.loads(json.dumps(GOOD_TOOL))
+    del tool["function"]["parameters"]["additionalProperties"]
+    write(project / "tools.json", [tool])
+    assert run("check", "tools.json", "--select", "SL303")[0] == 0
+    assert run("check", "tools.json", "--select", "SL303", "--fail-on", "warning")[0] == 1
+    assert run("check", "tools.json", "--select", "SL303", "--fail-on", "never")[0] == 0
+
+
+def test_json_output_fields(project: Path) -> None:
+    tool = json.loads(json.dumps(GOOD_TOOL))
+    del tool["function"]["parameters"]["additionalProperties"]
+    write(project / "tools.json", [tool])
+    _, out = run("check", "tools.json", "--select", "additional-properties-not-false", "--output-format", "json")
+    (finding,) = json.loads(out)
+    assert finding["code"] == "SL303" and finding["slug"] == "additional-properties-not-false"
+    assert (finding["line"], finding["column"]) == (7, 21)
+    assert finding["pointer"] == "/0/function/parameters"
+    assert finding["tool"] == "get_weather"
+    assert finding["fix"]["operations"] == [
+        {"op": "add", "path": "/0/function/parameters/additionalProperties", "value": False}
+    ]
+    assert set(finding) == {
+        "code", "slug", "severity", "message", "path", "line", "column", "end_line", "end_column",
+        "pointer", "tool", "data", "fix",
+    }  # fmt: skip
+
+
+def test_parse_error_does_not_stop_other_files(project: Path) -> None:
+    (project / "broken.json").write_text('{"tools": [{"name": "a", "parameters": ', encoding="utf-8")
+    bad = json.loads(json.dumps(GOOD_TOOL))
+    bad["function"]["description"] = ""
+    write(project / "ok.json", [bad])
+    code, out = run("check", ".", "--output-format", "json")
+    codes = {(f["path"], f["code"]) for f in json.loads(out)}
+    assert ("broken.json", "SL002") in codes and ("ok.json", "SL201") in codes
+    assert code == 1
+
+
+def test_walked_non_tool_files_are_silent_named_ones_are_sl003(project: Path) -> None:
+    write(project / "package.json", {"name": "x", "description": "not a tool"})
+    assert run("check", ".")[0] == 0
+    code, out = run("check", "package.json", "--fail-on", "warning")
+    assert code == 1 and "SL003" in out
+    code, out = run("check", "package.json", "--skip-non-tool-files", "--fail-on", "warning")
+    assert code == 0 and "SL003" not in out
+
+
+def test_stdin_with_filename(project: Path) -> None:
+    code, out = run(
+        "check",
+        "-",
+        "--stdin-filename",
+        "x.yaml",
+        "--select",
+        "SL201",
+        input="- name: a\n  parameters: {type: object}\n",
+    )
+    assert code == 1 and "x.yaml:1:9: SL201" in out
+
+
+def test_unknown_rule_and_config_key_exit_two(project: Path) -> None:
+    write(project / "tools.json", [GOOD_TOOL])
+    code, out = run("check", "--select", "SL999")
+    assert code == 2 and "SL999" in out
+    (project / ".schemalint.toml").write_text('selct = ["SL3"]\n', encoding="utf-8")
+    code, out = run("check", "tools.json")
+    assert code == 2 and "unknown key `selct`" in out
+    (project / ".schemalint.toml").write_text("[rules.SL301]\nmax-depht = 3\n", encoding="utf-8")
+    code, out = run("check", "tools.json")
+    assert code == 2 and "unknown option `max-depht`" in out
+    (project / ".schemalint.toml").write_text('[rules.SL301]\nmax-depth = "3"\n', encoding="utf-8")
+    code, out = run("check", "tools.json")
+    assert code == 2 and "max-depth" in out
+
+
+def test_config_found_upward_applies_options_and_per_file_ignores(project: Path) -> None:
+    deep = json.loads(json.dumps(GOOD_TOOL))
+    deep["function"]["parameters"]["properties"]["a"] = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {"b": {"type": "object", "additionalProperties": False, "properties": {"c": {"type": "string"}}}},
+    }
+    write(project / "pkg" / "tools" / "t.json", [deep])
+    assert "SL301" in run("check", "pkg", "--select", "SL301")[1]
+    (project / "pyproject.toml").write_text("[tool.schemalint.rules.nesting-too-deep]\nmax-depth = 3\n")
+    assert "SL301" not in run("check", "pkg", "--select", "SL301")[1]
+    (project / "pyproject.toml").write_text(
+        '[tool.schemalint.per-file-ignores]\n"pkg/tools/t.json#/0/function/parameters/properties/a" = ["SL3"]\n'
+    )
+    assert "SL301" not in run("check", "pkg", "--select", "SL301")[1]
+    (project / "pyproject.toml").write_text(
+        '[tool.schemalint.per-file-ignores]\n"pkg/tools/t.json#/0/function/parameters/properties/zzz" = ["SL3"]\n'
+    )
+    assert "SL301" in run("check", "pkg", "--select", "SL301")[1]
+
+
+def test_toolsets_group_files_for_cross_tool_rules(project: Path) -> None:
+    write(project / "a.json", [GOOD_TOOL])
+    write(project / "b.json", [GOOD_TOOL])
+    assert "SL104" not in run("check", ".", "--select", "SL104")[1]
+    (project / ".schemalint.toml").write_text('[toolsets]\nweather = ["*.json"]\n')
+    out = run("check", ".", "--select", "SL104")[1]
+    assert "b.json:5:15: SL104" in out
+
+
+def test_statistics_and_quiet(project: Path) -> None:
+    bad = json.loads(json.dumps(GOOD_TOOL))
+    bad["function"]["description"] = ""
+    write(project / "t.json", [bad, {**bad, "function": {**bad["function"], "name": "other"}}])
+    _, out = run("check", "t.json", "--select", "SL201", "--statistics", "-q")
+    assert "     2  SL201  missing-description" in out
+    assert "Found" not in out
+
+
+def test_rule_docs_and_table() -> None:
+    code, out = run("rule", "SL301")
+    assert code == 0 and "## What it does" in out and "max-depth" in out
+    assert run("rule", "nesting-too-deep")[1] == out
+    code, out = run("rule")
+    assert code == 0 and "SL309  invalid-schema" in out
+    assert run("rule", "nope")[0] == 2
+
+
+def test_export_to_dialect(project: Path) -> None:
+    write(project / "t.json", [GOOD_TOOL])
+    code, out = run("export", "t.json", "--to", "anthropic")
+    assert code == 0
+    assert json.loads(out)[0]["input_schema"] == GOOD_TOOL["function"]["parameters"]
+
+
+def test_missing_path_exits_two(project: Path) -> None:
+    assert run("check", "nope.json")[0] == 2
+
+
+def test_python_dash_m_and_version() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "schemalint", "--version"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0 and "schemalint" in done.stdout
