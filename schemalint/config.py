@@ -294,6 +294,13 @@ def _global_setting(key: str, value: Any, where: str) -> Any:
         raise ConfigError(f"{where}: `{key}` must be a string")
     if isinstance(default, dict) and not isinstance(value, Mapping):
         raise ConfigError(f"{where}: `{key}` must be a table")
+    if key == "target-limits":
+        from schemalint.providers import validate_limit_overrides
+
+        try:
+            return validate_limit_overrides(value)
+        except ValueError as error:
+            raise ConfigError(f"{where}: {error}") from None
     if key == "embedding-backend" and value not in ("auto", "static", "sentence-transformers"):
         raise ConfigError(f"{where}: `embedding-backend` must be auto, static or sentence-transformers")
     return value

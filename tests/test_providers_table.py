@@ -87,3 +87,12 @@ def test_bad_overrides_name_the_key(overrides: object, message: str) -> None:
 
 def test_good_overrides_pass_validation() -> None:
     assert validate_limit_overrides({"openai": {"max-tools": 200}}) == {"openai": {"max-tools": 200}}
+
+
+def test_config_validates_target_limits(tmp_path) -> None:
+    from schemalint.config import ConfigError, parse_config
+
+    config = parse_config({"target-limits": {"openai": {"max-tools": 200}}}, tmp_path / "x.toml", tmp_path)
+    assert limit("openai", "max-tools", config.settings).value == 200
+    with pytest.raises(ConfigError, match=re.escape("target-limits.openai.max-toolz")):
+        parse_config({"target-limits": {"openai": {"max-toolz": 200}}}, tmp_path / "x.toml", tmp_path)
