@@ -74,10 +74,16 @@ def lint_options(function: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--no-config", is_flag=True, help="Ignore configuration files."),
         click.option(
             "--output-format",
-            type=click.Choice(["text", "json"]),
-            default="text",
-            show_default=True,
-            help="How to print findings.",
+            "output_formats",
+            multiple=True,
+            metavar="FORMAT[:FILE]",
+            help="text (default), json, sarif, github, gitlab or junit; repeatable; `FORMAT:FILE` writes that "
+            "format to FILE (e.g. `--output-format text --output-format sarif:schemalint.sarif`).",
+        ),
+        click.option(
+            "--output-file",
+            metavar="FILE",
+            help="Write the formats that name no file of their own here instead of standard output.",
         ),
         click.option("-q", "--quiet", is_flag=True, help="Print findings only, no summary."),
     ]
@@ -135,7 +141,8 @@ def check(
     targets: tuple[str, ...],
     config_file: Path | None,
     no_config: bool,
-    output_format: str,
+    output_formats: tuple[str, ...],
+    output_file: str | None,
     quiet: bool,
     exclude: tuple[str, ...],
     stdin_filename: str | None,
@@ -148,6 +155,7 @@ def check(
     options = _lint_options(
         select, extend_select, ignore, targets, config_file, no_config, exclude, skip_non_tool_files
     )
+    outputs = output_targets(output_formats, output_file)
     if paths == ("-",):
         text = sys.stdin.buffer.read()
         from schemalint.loaders import LoadError
@@ -167,7 +175,7 @@ def check(
         result = lint(paths or (".",), options)
 
     fail_level = _fail_level(fail_on, result)
-    reporter_output(result, output_format, quiet, statistics)
+    reporter_output(result, outputs, quiet, statistics)
     failing = fail_level is not None and any(d.severity >= fail_level for d in result.diagnostics)
     sys.exit(EXIT_FINDINGS if failing else EXIT_CLEAN)
 
@@ -179,20 +187,33 @@ def _fail_level(cli_value: str | None, result: Any) -> Severity | None:
     return configs[0].fail_on if configs else Severity.ERROR
 
 
-def reporter_output(result: Any, output_format: str, quiet: bool, statistics: bool) -> None:
-    from schemalint.reporters import get_reporter
+def output_targets(output_formats: Sequence[str], output_file: str | None) -> list[Any]:
+    """The --output-format / --output-file options as reporter targets (exit 2 when they clash)."""
+    from schemalint.reporters import OutputError, parse_output_targets
+
+    try:
+        return parse_output_targets(output_formats, output_file)
+    except OutputError as error:
+        _fail(str(error))
+
+
+def reporter_output(result: Any, outputs: Sequence[Any], quiet: bool, statistics: bool, fixable: int = 0) -> None:
+    """Every requested format; the text format on the terminal also gets statistics and the summary."""
+    from schemalint.reporters import OutputError, write_reports
     from schemalint.reporters.text import summary
 
-    documents = result.documents()
-    click.echo(get_reporter(output_format)(result.diagnostics, documents, _use_color()), nl=False)
-    if output_format != "text":
+    try:
+        write_reports(result.diagnostics, result.documents(), outputs, lambda t: click.echo(t, nl=False), _use_color())
+    except OutputError as error:
+        _fail(str(error))
+    if not any(t.format == "text" and t.path is None for t in outputs):
         return
     if statistics:
         counts = Counter((d.code, d.slug) for d in result.diagnostics)
         for (code, slug), count in sorted(counts.items()):
             click.echo(f"{count:>6}  {code}  {slug}")
     if not quiet:
-        click.echo(summary(result.diagnostics, len(result.files)))
+        click.echo(summary(result.diagnostics, len(result.files), fixable))
 
 
 @main.command()

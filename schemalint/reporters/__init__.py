@@ -1,24 +1,85 @@
-"""Output formats. Each reporter turns a list of diagnostics into text; none of them prints."""
+"""Output formats. Each reporter turns a list of diagnostics into text; none of them prints.
+
+`write_reports` is the machinery every command that reports findings shares (`check`, `diff`):
+a list of `OutputTarget`s (format + destination) built by `parse_output_targets` from the
+`--output-format FORMAT[:FILE]` and `--output-file FILE` options.
+"""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 
 from schemalint.diagnostics import Diagnostic
 from schemalint.loaders import Document
 
 Reporter = Callable[[Sequence[Diagnostic], Mapping[str, Document], bool], str]
 
+FORMATS = ("text", "json", "sarif", "github", "gitlab", "junit")
+
 
 def get_reporter(name: str) -> Reporter:
     """The reporter for an --output-format name; imported lazily so unused formats cost nothing."""
-    if name == "text":
-        from schemalint.reporters.text import render
-    elif name == "json":
-        from schemalint.reporters.json import render
-    else:
+    if name not in FORMATS:
         raise KeyError(name)
+    module = importlib.import_module(f"schemalint.reporters.{name}")
+    render: Reporter = module.render
     return render
 
 
-FORMATS = ("text", "json")
+class OutputError(ValueError):
+    """A bad --output-format / --output-file combination; the message says which."""
+
+
+@dataclass(frozen=True)
+class OutputTarget:
+    format: str
+    #: None: standard output
+    path: Path | None = None
+
+
+def parse_output_targets(formats: Sequence[str], output_file: str | None = None) -> list[OutputTarget]:
+    """`--output-format` values (`FORMAT` or `FORMAT:FILE`, repeatable) and `--output-file FILE`.
+
+    A format without its own `:FILE` goes to `--output-file` when given, else to standard output.
+    Two formats may not share one destination. No format at all means `text`.
+    """
+    targets: list[OutputTarget] = []
+    for value in formats or ("text",):
+        name, separator, file_name = value.partition(":")
+        name = name.strip().lower()
+        if name not in FORMATS:
+            raise OutputError(f"--output-format: unknown format `{name}` (known: {', '.join(FORMATS)})")
+        if separator and not file_name:
+            raise OutputError(f"--output-format {value}: the file name after `:` is empty")
+        destination = file_name or output_file
+        targets.append(OutputTarget(name, Path(destination) if destination else None))
+    destinations = [t.path for t in targets]
+    for destination in set(destinations):
+        if destinations.count(destination) > 1:
+            where = "standard output" if destination is None else str(destination)
+            raise OutputError(f"several output formats write to {where}: give each its own `FORMAT:FILE`")
+    return targets
+
+
+def write_reports(
+    diagnostics: Sequence[Diagnostic],
+    documents: Mapping[str, Document],
+    targets: Sequence[OutputTarget],
+    echo: Callable[[str], None],
+    color: bool = False,
+) -> None:
+    """Render every target; files are written (UTF-8), standard output goes through `echo`."""
+    for target in targets:
+        text = get_reporter(target.format)(diagnostics, documents, color and target.path is None)
+        if target.path is None:
+            echo(text)
+            continue
+        try:
+            if target.path.parent != Path():
+                target.path.parent.mkdir(parents=True, exist_ok=True)
+            target.path.write_text(text, encoding="utf-8")
+        except OSError as error:
+            raise OutputError(f"cannot write {target.path}: {error.strerror or error}") from None

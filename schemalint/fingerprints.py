@@ -1,0 +1,63 @@
+"""Identities of findings that survive unrelated edits: used by the baseline, SARIF and GitLab output.
+
+A finding is identified by rule + file + tool name + JSON pointer + a hash of the offending content,
+never by its line number, so adding a tool above it does not change its identity, while editing the
+offending schema does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from schemalint.diagnostics import Diagnostic
+from schemalint.loaders import Document
+from schemalint.model import JSON, resolve_pointer
+
+
+def _shallow(value: JSON) -> Any:
+    """The value with nested containers reduced to markers: a finding on an object is about its own
+    keywords; an edit deep inside one of its properties should not change its identity."""
+    if isinstance(value, Mapping):
+        return {str(k): _marker(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_marker(v) for v in value]
+    return value
+
+
+def _marker(value: JSON) -> Any:
+    if isinstance(value, Mapping):
+        return {"{}": sorted(str(k) for k in value)}
+    if isinstance(value, list):
+        return ["[]", len(value)]
+    return value
+
+
+def content_hash(document: Document | None, pointer: str) -> str:
+    """A short hash of what is at `pointer` in the document's data ("" when it is not there)."""
+    if document is None:
+        return ""
+    try:
+        value = resolve_pointer(document.data, pointer)
+    except (KeyError, TypeError):
+        return ""
+    canonical = json.dumps(_shallow(value), sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
+
+
+def finding_key(diagnostic: Diagnostic, document: Document | None, path: str | None = None) -> tuple[str, ...]:
+    """(code, path, tool, pointer, content hash): the identity of a finding."""
+    return (
+        diagnostic.code,
+        path if path is not None else diagnostic.path,
+        diagnostic.tool or "",
+        diagnostic.pointer,
+        content_hash(document, diagnostic.pointer),
+    )
+
+
+def fingerprint(diagnostic: Diagnostic, document: Document | None) -> str:
+    """A hex digest of `finding_key`, stable across line shifts."""
+    return hashlib.sha256("\0".join(finding_key(diagnostic, document)).encode("utf-8")).hexdigest()[:32]

@@ -1,0 +1,42 @@
+"""GitLab Code Quality report (the `codequality` artifact): a JSON array of issues.
+
+Each issue has `description`, `check_name`, `fingerprint` (unique in the report, stable across line
+shifts), `severity` (`info`, `minor`, `major`, `critical`, `blocker`) and `location.path` with
+`location.lines.begin`/`end`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from schemalint.diagnostics import Diagnostic
+from schemalint.fingerprints import fingerprint
+from schemalint.loaders import Document
+from schemalint.model import Severity
+
+_SEVERITIES = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
+
+
+def render(diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document], color: bool = False) -> str:
+    issues: list[dict[str, Any]] = []
+    seen: Counter[str] = Counter()
+    for d in diagnostics:
+        base = fingerprint(d, documents.get(d.path))
+        seen[base] += 1
+        # GitLab drops issues that share a fingerprint: number the repeats of one identity
+        unique = base if seen[base] == 1 else f"{base}-{seen[base]}"
+        issues.append(
+            {
+                "type": "issue",
+                "description": f"{d.code} {d.message}",
+                "check_name": f"{d.code} {d.slug}",
+                "categories": ["Bug Risk" if d.severity is Severity.ERROR else "Style"],
+                "fingerprint": unique,
+                "severity": _SEVERITIES[d.severity],
+                "location": {"path": d.path, "lines": {"begin": d.span.line, "end": d.span.end_line}},
+            }
+        )
+    return json.dumps(issues, indent=2, ensure_ascii=False) + "\n"

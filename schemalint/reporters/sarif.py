@@ -1,0 +1,99 @@
+"""SARIF 2.1.0 (GitHub code scanning, Azure DevOps, VS Code SARIF viewer).
+
+Rules carry their documentation as `help` (markdown); results point at `%SRCROOT%`-relative URIs
+(the working directory), regions use code-point columns, and `partialFingerprints` come from
+schemalint.fingerprints, so a finding keeps its identity when lines above it move.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path, PurePosixPath
+from typing import Any
+from urllib.parse import quote
+
+from schemalint import __version__
+from schemalint.diagnostics import Diagnostic
+from schemalint.fingerprints import fingerprint
+from schemalint.loaders import Document
+from schemalint.model import Severity
+
+SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+SRCROOT = "%SRCROOT%"
+FINGERPRINT_KEY = "schemalintFingerprint/v1"
+_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+
+def _rule_descriptor(code: str) -> dict[str, Any]:
+    from schemalint.rules import rules_by_code
+
+    rule = rules_by_code().get(code)
+    if rule is None:  # a diagnostic from a rule that is not registered here (e.g. a plugin): still valid
+        return {"id": code}
+    docs = rule.docs()
+    return {
+        "id": rule.code,
+        "name": rule.slug,
+        "shortDescription": {"text": rule.summary},
+        "fullDescription": {"text": rule.summary},
+        "help": {"text": docs, "markdown": docs},
+        "defaultConfiguration": {"level": _LEVELS[rule.severity]},
+        "properties": {"scope": rule.scope.value, "catalogue": f"rules/{rule.code}-{rule.slug}/"},
+    }
+
+
+def _artifact_location(path: str) -> dict[str, Any]:
+    posix = PurePosixPath(path)
+    if posix.is_absolute() or Path(path).is_absolute():
+        return {"uri": Path(path).resolve().as_uri()}
+    return {"uri": quote(posix.as_posix()), "uriBaseId": SRCROOT}
+
+
+def _result(diagnostic: Diagnostic, rule_index: int, document: Document | None) -> dict[str, Any]:
+    span = diagnostic.span
+    location: dict[str, Any] = {
+        "physicalLocation": {
+            "artifactLocation": _artifact_location(diagnostic.path),
+            "region": {
+                "startLine": span.line,
+                "startColumn": span.column,
+                "endLine": span.end_line,
+                "endColumn": max(span.end_column, span.column + 1 if span.end_line == span.line else 1),
+            },
+        },
+    }
+    if diagnostic.pointer or diagnostic.tool:
+        location["logicalLocations"] = [
+            {"name": diagnostic.tool or "", "fullyQualifiedName": f"{diagnostic.path}#{diagnostic.pointer}"}
+        ]
+    result: dict[str, Any] = {
+        "ruleId": diagnostic.code,
+        "ruleIndex": rule_index,
+        "level": _LEVELS[diagnostic.severity],
+        "message": {"text": diagnostic.message},
+        "locations": [location],
+        "partialFingerprints": {FINGERPRINT_KEY: fingerprint(diagnostic, document)},
+        "properties": {"pointer": diagnostic.pointer, "tool": diagnostic.tool, "slug": diagnostic.slug},
+    }
+    return result
+
+
+def render(diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document], color: bool = False) -> str:
+    codes = sorted({d.code for d in diagnostics})
+    index = {code: i for i, code in enumerate(codes)}
+    run: dict[str, Any] = {
+        "tool": {
+            "driver": {
+                "name": "schemalint",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "rules": [_rule_descriptor(code) for code in codes],
+            }
+        },
+        "originalUriBaseIds": {SRCROOT: {"uri": Path.cwd().resolve().as_uri() + "/"}},
+        "columnKind": "unicodeCodePoints",
+        "results": [_result(d, index[d.code], documents.get(d.path)) for d in diagnostics],
+    }
+    log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"

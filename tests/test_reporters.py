@@ -1,0 +1,207 @@
+"""Every output format, validated against its schema or parsed by a parser for it."""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+
+from schemalint.cli import main
+from schemalint.diagnostics import Diagnostic
+from schemalint.model import Severity, Span
+from schemalint.reporters import OutputError, OutputTarget, get_reporter, parse_output_targets
+from schemalint.reporters.github import escape_data, escape_property
+
+from .conftest import REPO
+
+DATA = Path(__file__).parent / "data"
+TOOL = {
+    "type": "function",
+    "function": {
+        "name": "search_orders",
+        "description": "Search orders by customer.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "customer": {"type": "string", "description": "Customer id"},
+                "filters": {"type": "object", "properties": {"status": {"type": "string", "description": "s"}}},
+                "note": {"anyOf": [{"type": "string"}, {"type": "null"}], "description": "Free text"},
+            },
+            "required": ["customer", "missing"],
+        },
+    },
+}
+# the documented syntax of a workflow command: ::cmd key=value,key=value::message, no raw newlines
+GITHUB_COMMAND = re.compile(
+    r"^::(error|warning|notice) file=[^,:\n]+,line=\d+,col=\d+,endLine=\d+,endColumn=\d+,title=SL\d{3}::[^\r\n]*$"
+)
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "orders.json").write_text(json.dumps([TOOL], indent=2), encoding="utf-8")
+    (tmp_path / "tools" / "clean.json").write_text(
+        json.dumps(
+            [
+                {
+                    "name": "ping",
+                    "description": "Check the service is up.",
+                    "parameters": {"type": "object", "properties": {}, "additionalProperties": False},
+                }
+            ]
+        ),
+        encoding="utf-8",
+    )
+    return tmp_path
+
+
+def check(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["check", "tools", "--no-config", *args])
+    return result.exit_code, result.output
+
+
+def test_sarif_validates_against_the_sarif_2_1_0_schema(project: Path) -> None:
+    code, out = check("--output-format", "sarif")
+    assert code == 1
+    log = json.loads(out)
+    schema = json.loads((DATA / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
+    jsonschema.validate(log, schema, cls=jsonschema.Draft7Validator)
+    run = log["runs"][0]
+    assert log["version"] == "2.1.0"
+    assert run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == project.resolve().as_uri() + "/"
+    rule_ids = [r["id"] for r in run["tool"]["driver"]["rules"]]
+    for result in run["results"]:
+        assert rule_ids[result["ruleIndex"]] == result["ruleId"]
+        location = result["locations"][0]["physicalLocation"]
+        assert location["artifactLocation"] == {"uri": "tools/orders.json", "uriBaseId": "%SRCROOT%"}
+        assert location["region"]["startLine"] >= 1
+    sl303 = next(r for r in run["tool"]["driver"]["rules"] if r["id"] == "SL303")
+    assert sl303["help"]["markdown"].startswith("## What it does")
+    assert sl303["name"] == "additional-properties-not-false"
+
+
+def _fingerprints(project: Path) -> dict[tuple[str, str], str]:
+    _, out = check("--output-format", "sarif", "--select", "SL303")
+    results = json.loads(out)["runs"][0]["results"]
+    return {
+        (r["ruleId"], r["properties"]["pointer"]): r["partialFingerprints"]["schemalintFingerprint/v1"] for r in results
+    }
+
+
+def test_sarif_fingerprints_survive_line_shifts_and_change_with_content(project: Path) -> None:
+    before = _fingerprints(project)
+    assert len(set(before.values())) == len(before) == 2
+    path = project / "tools" / "orders.json"
+    path.write_text("\n\n\n" + json.dumps([TOOL], indent=4), encoding="utf-8")  # every line moves
+    assert _fingerprints(project) == before
+    changed = json.loads(json.dumps(TOOL))
+    changed["function"]["parameters"]["properties"]["filters"]["description"] = "Filters"
+    path.write_text(json.dumps([changed], indent=2), encoding="utf-8")
+    after = _fingerprints(project)
+    filters = ("SL303", "/0/function/parameters/properties/filters")
+    assert after[filters] != before[filters]
+
+
+def test_github_commands_follow_the_documented_syntax(project: Path) -> None:
+    code, out = check("--output-format", "github")
+    assert code == 1
+    lines = out.splitlines()
+    assert lines
+    for line in lines:
+        assert GITHUB_COMMAND.match(line), line
+    assert any(line.startswith("::error ") for line in lines)
+    assert any(line.startswith("::warning ") for line in lines)
+
+
+def test_github_escaping() -> None:
+    assert escape_data("50% done\r\nnext") == "50%25 done%0D%0Anext"
+    assert escape_property("a:b,c%") == "a%3Ab%2Cc%25"
+    diagnostic = Diagnostic(
+        "SL301", "nesting-too-deep", Severity.INFO, "two\nlines", "a,b:c.json", Span(1, 2, 3, 4), ""
+    )
+    (line,) = get_reporter("github")([diagnostic], {}, False).splitlines()
+    assert (
+        line
+        == "::notice file=a%2Cb%3Ac.json,line=1,col=2,endLine=3,endColumn=4,title=SL301::two%0Alines (nesting-too-deep)"
+    )
+
+
+def test_gitlab_code_quality_structure(project: Path) -> None:
+    _, out = check("--output-format", "gitlab")
+    issues = json.loads(out)
+    assert issues
+    fingerprints = [i["fingerprint"] for i in issues]
+    assert len(set(fingerprints)) == len(fingerprints)
+    for issue in issues:
+        assert set(issue) >= {"description", "check_name", "fingerprint", "severity", "location"}
+        assert issue["severity"] in {"info", "minor", "major", "critical", "blocker"}
+        assert issue["location"]["path"] == "tools/orders.json"
+        assert isinstance(issue["location"]["lines"]["begin"], int)
+
+
+def test_junit_parses_and_counts(project: Path) -> None:
+    _, out = check("--output-format", "junit")
+    root = ET.fromstring(out.encode("utf-8"))
+    assert root.tag == "testsuites"
+    suites = {s.get("name"): s for s in root.iter("testsuite")}
+    assert set(suites) == {"tools/clean.json", "tools/orders.json"}
+    failures = suites["tools/orders.json"].findall("testcase/failure")
+    assert len(failures) == int(suites["tools/orders.json"].get("failures", "0")) > 0
+    assert suites["tools/clean.json"].get("failures") == "0"
+    assert len(suites["tools/clean.json"].findall("testcase")) == 1
+    assert int(root.get("failures", "0")) == len(list(root.iter("failure")))
+
+
+def test_junit_survives_control_characters() -> None:
+    diagnostic = Diagnostic("SL301", "x", Severity.ERROR, "bad \x01 char", "a.json", Span(1, 1, 1, 2), "")
+    root = ET.fromstring(get_reporter("junit")([diagnostic], {}, False))
+    assert "\\x01" in root.find("testsuite/testcase/failure").get("message", "")  # type: ignore[union-attr]
+
+
+def test_json_output_validates_against_the_published_schema(project: Path) -> None:
+    _, out = check("--output-format", "json", "--target", "openai-strict")
+    findings = json.loads(out)
+    assert any(f["fix"] for f in findings) and any(f["fix"] is None for f in findings)
+    schema = json.loads((REPO / "docs" / "json-output.schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    jsonschema.validate(findings, schema, cls=jsonschema.Draft202012Validator)
+
+
+def test_several_formats_in_one_run(project: Path) -> None:
+    code, out = check(
+        "--output-format", "text", "--output-format", "sarif:reports/out.sarif", "--output-format", "junit:x.xml"
+    )
+    assert code == 1
+    assert "tools/orders.json:" in out and "Found" in out  # text on the terminal, with the summary
+    assert json.loads((project / "reports" / "out.sarif").read_text(encoding="utf-8"))["version"] == "2.1.0"
+    ET.fromstring((project / "x.xml").read_bytes())
+
+
+def test_output_file_alone_takes_the_single_format(project: Path) -> None:
+    code, out = check("--output-format", "json", "--output-file", "out.json")
+    assert code == 1 and out == ""
+    assert json.loads((project / "out.json").read_text(encoding="utf-8"))
+
+
+def test_output_target_parsing() -> None:
+    assert parse_output_targets(()) == [OutputTarget("text")]
+    assert parse_output_targets(("sarif",), "a.sarif") == [OutputTarget("sarif", Path("a.sarif"))]
+    assert parse_output_targets(("text", "sarif:b.sarif")) == [
+        OutputTarget("text"),
+        OutputTarget("sarif", Path("b.sarif")),
+    ]
+    for bad in (("text", "json"), ("xml",), ("sarif:",), ("json:a", "sarif:a")):
+        with pytest.raises(OutputError):
+            parse_output_targets(bad)
+
+
+def test_clashing_formats_exit_two(project: Path) -> None:
+    code, out = check("--output-format", "text", "--output-format", "json")
+    assert code == 2 and "standard output" in out
