@@ -115,6 +115,9 @@ class RuleSet:
                 options = build_options(rule_class, setting.options, f"rules.{code}")
                 self.instances.append(rule_class(options))
         self.severities = {code: s.severity for code, s in config.rules.items() if s.severity is not None}
+        self.tool_rules = [r for r in self.instances if isinstance(r, ToolRule)]
+        self.node_rules = [r for r in self.instances if isinstance(r, NodeRule)]
+        self.toolset_rules = [r for r in self.instances if isinstance(r, ToolSetRule)]
 
     def severity(self, rule: type[Rule], finding: Finding) -> Severity:
         return self.severities.get(rule.code) or finding.severity or rule.severity
@@ -265,24 +268,23 @@ def run_rules(sources: Sequence[SourceResult]) -> LintResult:
         for tool in toolset.tools:
             source = by_path[tool.path]
             rules = rules_for(source.config)
-            for rule in rules.instances:
-                if isinstance(rule, ToolRule):
-                    _place_all(rule, rule.check(tool, context), source, rules, tool)
-            node_rules = [r for r in rules.instances if isinstance(r, NodeRule)]
-            if node_rules:
+            for tool_rule in rules.tool_rules:
+                for finding in tool_rule.check(tool, context):
+                    _place(tool_rule, finding, source, rules, tool)
+            if rules.node_rules:
                 for node in tool.schema_nodes():
-                    for rule in node_rules:
-                        _place_all(rule, rule.check(node, context), source, rules, tool)
+                    for node_rule in rules.node_rules:
+                        for finding in node_rule.check(node, context):
+                            _place(node_rule, finding, source, rules, tool)
         lead = rules_for(members[0].config)
-        for rule in lead.instances:
-            if isinstance(rule, ToolSetRule):
-                for finding in rule.check(toolset, context):
-                    owner = _owner_of(finding, toolset, by_path)
-                    _place_all(rule, [finding], by_path[owner.path], lead, owner)
+        for set_rule in lead.toolset_rules:
+            for finding in set_rule.check(toolset, context):
+                owner = _owner_of(finding, toolset, by_path)
+                _place(set_rule, finding, by_path[owner.path], lead, owner)
         for source in members:
             if source.document is not None:
                 for code, finding in source.document.notes:
-                    _place_all(rules_by_code()[code], [finding], source, rules_for(source.config), None)
+                    _place(rules_by_code()[code], finding, source, rules_for(source.config), None)
     diagnostics: list[Diagnostic] = []
     for source in sources:
         enabled = rules_for(source.config).enabled
@@ -306,13 +308,9 @@ def _owner_of(finding: Finding, toolset: ToolSet, by_path: dict[str, SourceResul
     return candidates[0] if candidates else toolset.tools[0]
 
 
-def _place_all(
-    rule: Rule | type[Rule], findings: Iterable[Finding], source: SourceResult, rules: RuleSet, tool: Tool | None
-) -> None:
+def _place(rule: Rule | type[Rule], finding: Finding, source: SourceResult, rules: RuleSet, tool: Tool | None) -> None:
     rule_class = rule if isinstance(rule, type) else type(rule)
-    if rule_class.code not in rules.enabled:
-        return
-    for finding in findings:
+    if rule_class.code in rules.enabled:
         source.diagnostics.append(
             Diagnostic(
                 code=rule_class.code,

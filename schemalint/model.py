@@ -190,7 +190,7 @@ JSON_SCHEMA_TYPES = frozenset({"string", "number", "integer", "boolean", "object
 
 def schema_types(schema: JSON) -> set[str]:
     """The set of `type` values, lower-cased (Gemini spells them upper-case)."""
-    if not isinstance(schema, Mapping):
+    if not isinstance(schema, dict):
         return set()
     raw = schema.get("type")
     if isinstance(raw, str):
@@ -213,13 +213,13 @@ def walk_schema(tool: Tool, root: JSON, pointer: str) -> Iterator[SchemaNode]:
         node = stack.pop()
         yield node
         schema = node.schema
-        if not isinstance(schema, Mapping):
+        if not isinstance(schema, dict):
             continue
         children: list[SchemaNode] = []
         # properties and items add a level of nesting; composition branches stay at the same level
         for keyword in SCHEMA_KEYWORDS_MAP:
             value = schema.get(keyword)
-            if isinstance(value, Mapping):
+            if isinstance(value, dict):
                 nested = node.depth + 1 if keyword in ("properties", "patternProperties") else node.depth
                 for key, sub in value.items():
                     children.append(
@@ -235,7 +235,7 @@ def walk_schema(tool: Tool, root: JSON, pointer: str) -> Iterator[SchemaNode]:
                     )
         for keyword in SCHEMA_KEYWORDS_SINGLE:
             value = schema.get(keyword)
-            if isinstance(value, Mapping):
+            if isinstance(value, dict):
                 nested = node.depth + 1 if keyword in ("items", "additionalItems") else node.depth
                 children.append(
                     SchemaNode(tool, value, join_pointer(node.pointer, keyword), None, nested, node, keyword)
@@ -258,7 +258,7 @@ def walk_schema(tool: Tool, root: JSON, pointer: str) -> Iterator[SchemaNode]:
 
 def nullable_union_branch(schema: JSON) -> tuple[str, JSON] | None:
     """For `anyOf`/`oneOf` of exactly one schema and `{"type": "null"}`: (keyword, the non-null branch)."""
-    if not isinstance(schema, Mapping):
+    if not isinstance(schema, dict):
         return None
     for keyword in ("anyOf", "oneOf"):
         branches = schema.get(keyword)

@@ -201,3 +201,27 @@ def test_python_dash_m_and_version() -> None:
         [sys.executable, "-m", "schemalint", "--version"], capture_output=True, text=True, check=False
     )
     assert done.returncode == 0 and "schemalint" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (b'{"tools": [{"name": "a", "parameters": {"x": "\xff"}}]}', "invalid UTF-8"),
+        (b"", "empty"),
+        (b"\x00\x01\x02binary parameters\x00", "binary"),
+        (b'[{"name": "a", "parameters": {"type": "object", "minimum": NaN}}]', "NaN"),
+        (b'{"parameters": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "nesting"),
+    ],
+)
+def test_bad_input_is_one_sl002_line_and_other_files_still_lint(project: Path, content: bytes, expected: str) -> None:
+    (project / "bad.json").write_bytes(content)
+    bad = json.loads(json.dumps(GOOD_TOOL))
+    bad["function"]["description"] = ""
+    write(project / "ok.json", [bad])
+    code, out = run("check", "bad.json", "ok.json", "--output-format", "json")
+    findings = json.loads(out)
+    (parse_error,) = [f for f in findings if f["path"] == "bad.json"]
+    assert parse_error["code"] == "SL002" and expected in parse_error["message"]
+    assert parse_error["line"] >= 1 and parse_error["column"] >= 1
+    assert any(f["path"] == "ok.json" and f["code"] == "SL201" for f in findings)
+    assert code == 1
