@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import codecs
+import io
 import json
 import time
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +18,7 @@ from schemalint.loaders.jsonyaml import (
     decode_source,
     load_json,
     load_yaml,
+    parse_yaml_events,
     scan_json,
 )
 from schemalint.model import Span
@@ -481,3 +484,72 @@ def test_yaml_100000_levels_fail_fast(text):
     error = load_error(load_yaml, text)
     assert "nesting" in error.message
     assert time.perf_counter() - started < 3
+
+
+# -- the linear scanner must behave exactly like ruamel's own ------------------------------------------
+
+SCANNER_SAMPLES = [
+    YAML_TEXT,
+    "a: 1\nb: [1, {c: d, e: [f, g]}, 'h: i']\n? complex\n: value\n",
+    "a\nb: c\n",  # a required simple key that is never completed: ScannerError
+    "{" + "k" * 1100 + ": v}\n",  # a simple key longer than 1024 characters
+    "x: {" + ", ".join(f"k{i}: [{i}, {{z: {i}}}]" for i in range(300)) + "}\n",
+    "- - - a\n  - b\n- {x: [y, {z: w}]}\n",
+    "a: &a {b: [1, 2]}\nc: *a\nd: !!str 5\n---\nsecond: doc\n",
+    "[a, [b, [c, {d: [e, f: g]}]]]\n",
+    "key: 'multi\n  line'\nother: \"x\"\n",
+    "a: b: c\n",
+    "[1, 2\n",
+    "[" * 400 + "]" * 400,  # hundreds of pending simple keys at once
+]
+
+
+def _events(text: str, linear: bool) -> list[tuple]:
+    from ruamel.yaml.error import MarkedYAMLError
+
+    result: list[tuple] = []
+    try:
+        for event in parse_yaml_events(text, linear=linear):
+            result.append(
+                (
+                    type(event).__name__,
+                    getattr(event, "value", None),
+                    getattr(event, "anchor", None),
+                    getattr(event, "tag", None),
+                    event.start_mark.index,
+                    event.end_mark.index,
+                )
+            )
+    except MarkedYAMLError as error:
+        mark = error.problem_mark
+        result.append(("error", error.problem, error.context, mark.index if mark else None))
+    return result
+
+
+@pytest.mark.parametrize("text", SCANNER_SAMPLES)
+def test_linear_scanner_matches_ruamel(text):
+    assert _events(text, linear=True) == _events(text, linear=False)
+
+
+def test_linear_scanner_matches_ruamel_on_corpus_as_yaml():
+    corpus = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
+    corpus = corpus if corpus.is_dir() else Path("/work/shared/corpus")
+    small = [file for file in sorted(corpus.rglob("*.json")) if file.stat().st_size < 8000] if corpus.is_dir() else []
+    files = small[:: max(1, len(small) // 10)]  # ruamel's stock scanner is slow: a spread of small files
+    if not files:
+        pytest.skip("corpus not available")
+    from ruamel.yaml import YAML
+
+    dumper = YAML(typ="safe", pure=True)
+    for file in files:
+        try:
+            data = json.loads(file.read_text(encoding="utf-8"))
+        except (ValueError, UnicodeDecodeError):
+            continue
+        for flow in (False, None):
+            dumper.default_flow_style = flow
+            stream = io.StringIO()
+            dumper.dump(data, stream)
+            text = stream.getvalue()
+            assert _events(text, linear=True) == _events(text, linear=False), file
+            assert load_yaml(text, str(file)).data == data

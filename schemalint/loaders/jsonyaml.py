@@ -19,12 +19,13 @@ Spans are kept as character offsets `(key_start, key_end, value_start, value_end
 from __future__ import annotations
 
 import codecs
+import functools
 import json
 import math
 import re
 from array import array
 from bisect import bisect_right
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from itertools import accumulate
 from typing import Any
 
@@ -638,13 +639,57 @@ class _YamlBuilder:
         data[key] = value
 
 
+@functools.cache
+def _linear_scanner_class() -> type:
+    """ruamel's pure scanner with its simple-key bookkeeping made O(1) per token.
+
+    Upstream scans every pending "possible simple key" (one per open flow level) for every token,
+    which is quadratic on hostile input such as 100,000 `[`: seconds before the depth limit is hit.
+    Pending keys are inserted in token order (a level's key is removed before a new one is saved),
+    so the oldest key is the first in the dict and stale keys form a prefix of it.
+    `test_linear_scanner_matches_ruamel` checks that both produce the same events and errors.
+    """
+    from ruamel.yaml.scanner import Scanner, ScannerError
+
+    class LinearScanner(Scanner):  # type: ignore[misc]
+        def next_possible_simple_key(self) -> Any:
+            for key in self.possible_simple_keys.values():
+                return key.token_number
+            return None
+
+        def stale_possible_simple_keys(self) -> None:
+            keys = self.possible_simple_keys
+            reader = self.reader
+            while keys:
+                level = next(iter(keys))
+                key = keys[level]
+                if key.line == reader.line and reader.index - key.index <= 1024:
+                    return
+                if key.required:
+                    raise ScannerError(
+                        "while scanning a simple key", key.mark, "could not find expected ':'", reader.get_mark()
+                    )
+                del keys[level]
+
+    return LinearScanner
+
+
+def parse_yaml_events(text: str, linear: bool = True) -> Iterator[Any]:
+    """ruamel.yaml's parser events for `text` (pure Python parser, no construction)."""
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="safe", pure=True)
+    if linear:
+        yaml.Scanner = _linear_scanner_class()
+    return iter(yaml.parse(text))
+
+
 def load_yaml(text: str, path: str) -> Document:
     """Parse YAML safely: core-schema scalars, no custom tags, bounded aliases, first document only.
 
     Non-string keys become strings as JSON would spell them; duplicate keys, recursive or
     undefined aliases, `.inf`/`.nan` and nesting deeper than MAX_DEPTH are LoadErrors.
     """
-    from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
     from ruamel.yaml.reader import ReaderError
 
@@ -652,7 +697,7 @@ def load_yaml(text: str, path: str) -> Document:
     _check_not_empty(text)
     builder = _YamlBuilder()
     try:
-        data = builder.build(YAML(typ="safe", pure=True).parse(text))
+        data = builder.build(parse_yaml_events(text))
     except _YamlProblem as problem:
         raise _error_at(
             text, _with_first_definition(text, problem.message, problem.first_offset), problem.offset
