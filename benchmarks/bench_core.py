@@ -40,11 +40,13 @@ def run_once(path: Path) -> tuple[float, int]:
 
 
 def imported_modules(path: Path) -> list[str]:
-    code = (
-        "import sys, runpy; sys.argv=['schemalint','check',%r,'--no-config','-q'];\n"
-        "try:\n runpy.run_module('schemalint', run_name='__main__')\n"
-        "except SystemExit: pass\n"
-        "print(' '.join(sorted({m.split('.')[0] for m in sys.modules})))" % str(path)
+    code = "\n".join(
+        [
+            f"import sys, runpy; sys.argv = ['schemalint', 'check', {str(path)!r}, '--no-config', '-q']",
+            "try:\n    runpy.run_module('schemalint', run_name='__main__')",
+            "except SystemExit:\n    pass",
+            "print(' '.join(sorted({m.split('.')[0] for m in sys.modules})))",
+        ]
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False).stdout
     loaded = set(out.split("\n")[-2].split()) if out.strip() else set()
@@ -90,9 +92,8 @@ def main() -> None:
             peaks.append(int(peak) / 1024)
             median = statistics.median(times)
             size_mb = path.stat().st_size / 1e6
-            print(
-                f"{size:>8} {size_mb:>7.2f} {median:>9.3f} {min(times):>7.3f} {1000 * median / size:>8.3f} {peaks[0]:>8.1f}"
-            )
+            per_tool = 1000 * median / size
+            print(f"{size:>8} {size_mb:>7.2f} {median:>9.3f} {min(times):>7.3f} {per_tool:>8.3f} {peaks[0]:>8.1f}")
         small = tool_file(Path(tmp) / "small.json", 10)
         print("heavy modules imported for a 10-tool JSON file:", ", ".join(imported_modules(small)) or "none")
 
