@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sys
@@ -132,6 +133,13 @@ def _lint_options(
     is_flag=True,
     help="Pass silently over named files that hold no tools (the pre-commit hook uses this).",
 )
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes for many files (default: CPU count; output is identical).",
+)
 def check(
     paths: tuple[str, ...],
     select: tuple[str, ...],
@@ -148,6 +156,7 @@ def check(
     stdin_filename: str | None,
     statistics: bool,
     skip_non_tool_files: bool,
+    jobs: int | None,
 ) -> None:
     """Lint tool definitions in PATHS (files or folders; default: the current folder; `-` reads stdin)."""
     from schemalint.engine import lint, lint_source
@@ -172,7 +181,7 @@ def check(
         missing = [p for p in paths if not os.path.exists(p)]
         if missing:
             _fail(f"no such file or directory: {missing[0]}")
-        result = lint(paths or (".",), options)
+        result = lint(paths or (".",), dataclasses.replace(options, jobs=jobs or os.cpu_count() or 1))
 
     fail_level = _fail_level(fail_on, result)
     reporter_output(result, outputs, quiet, statistics)

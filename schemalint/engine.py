@@ -14,7 +14,7 @@ from schemalint.config import Config, RuleSetting, build_options, config_for_dir
 from schemalint.diagnostics import Diagnostic, Finding
 from schemalint.dialects import ACCEPTED_SHAPES, detect_tools
 from schemalint.loaders import Document, LoadError
-from schemalint.loaders.discover import discover, matches_any, source_format
+from schemalint.loaders.discover import SourceFile, discover, matches_any, source_format
 from schemalint.model import Severity, Span, Tool, ToolSet, join_pointer, split_pointer
 from schemalint.rules import match_selector, rules_by_code
 from schemalint.rules.base import LintContext, NodeRule, Rule, ToolRule, ToolSetRule
@@ -38,6 +38,8 @@ class LintOptions:
     exclude: tuple[str, ...] = ()
     #: pre-commit names every staged file: pass silently over files that hold no tools
     skip_non_tool_files: bool = False
+    #: worker processes; tool sets are never split between workers, so output is identical
+    jobs: int = 1
 
 
 @dataclass
@@ -194,25 +196,61 @@ def display_path(path: Path) -> str:
 
 
 def lint(paths: Sequence[str] = (".",), options: LintOptions | None = None) -> LintResult:
-    """Lint files and folders."""
+    """Lint files and folders; with `options.jobs > 1`, tool sets are linted in parallel processes."""
     options = options or LintOptions()
     resolver = ConfigResolver(options)
     cwd_config = resolver.for_path(Path.cwd() / "_")
-    sources = []
+    files: list[tuple[SourceFile, Config]] = []
     for source in discover(paths, cwd_config.include, cwd_config.exclude, cwd_config.root):
         config = resolver.for_path(source.path)
-        shown = display_path(source.path)
-        if not source.explicit and matches_any(source.path, config.exclude, config.root):
-            continue
-        try:
-            raw: bytes | str = read_source(source.path)
-        except LoadError as error:
-            sources.append(
-                SourceResult(shown, config, None, [], [_engine_diagnostic("SL002", error.message, shown, _START)])
-            )
-            continue
-        sources.append(load_source(shown, raw, config, source.explicit, options.skip_non_tool_files))
-    return run_rules(sources)
+        if source.explicit or not matches_any(source.path, config.exclude, config.root):
+            files.append((source, config))
+    if options.jobs > 1 and len(files) >= PARALLEL_MIN_FILES:
+        return _lint_parallel(files, options)
+    return run_rules([_load_file(source, config, options) for source, config in files])
+
+
+#: below this many files, starting worker processes costs more than it saves
+PARALLEL_MIN_FILES = 64
+
+
+def _load_file(source: SourceFile, config: Config, options: LintOptions) -> SourceResult:
+    shown = display_path(source.path)
+    try:
+        raw = read_source(source.path)
+    except LoadError as error:
+        return SourceResult(shown, config, None, [], [_engine_diagnostic("SL002", error.message, shown, _START)])
+    return load_source(shown, raw, config, source.explicit, options.skip_non_tool_files)
+
+
+def _lint_parallel(files: list[tuple[SourceFile, Config]], options: LintOptions) -> LintResult:
+    """Split the files into units that never separate a tool set, lint each unit in a worker."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    units: dict[str, list[tuple[SourceFile, Config]]] = {}
+    for source, config in files:
+        units.setdefault(toolset_key(display_path(source.path), config), []).append((source, config))
+    batches: list[list[tuple[SourceFile, Config]]] = [[] for _ in range(options.jobs * 4)]
+    for index, unit in enumerate(units.values()):
+        batches[index % len(batches)].extend(unit)
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    with ProcessPoolExecutor(options.jobs, mp_context=context) as pool:
+        results = list(pool.map(_lint_batch, [(batch, options) for batch in batches if batch]))
+    sources = [source for result in results for source in result.files]
+    order = {display_path(source.path): index for index, (source, _) in enumerate(files)}
+    sources.sort(key=lambda s: order[s.path])
+    diagnostics = sorted((d for result in results for d in result.diagnostics), key=Diagnostic.sort_key)
+    return LintResult(diagnostics, sources)
+
+
+def _lint_batch(job: tuple[list[tuple[SourceFile, Config]], LintOptions]) -> LintResult:
+    batch, options = job
+    result = run_rules([_load_file(source, config, options) for source, config in batch])
+    for source in result.files:  # send back what reporters need; position indexes stay in the worker
+        if source.document is not None:
+            source.document = Document(source.path, source.document.text, None, source.document.format)
+    return result
 
 
 def lint_source(text: str, filename: str, options: LintOptions | None = None) -> LintResult:
@@ -234,18 +272,22 @@ def lint_documents(documents: Iterable[Document], config: Config) -> LintResult:
     return run_rules(sources)
 
 
+def toolset_key(path: str, config: Config) -> str:
+    """The file itself, or `root::name` of the first config `toolsets` entry whose globs match it."""
+    for name, globs in config.toolsets.items():
+        if matches_any(Path(path), globs, config.root):
+            return f"{config.root}::{name}"
+    return path
+
+
 def group_toolsets(sources: Sequence[SourceResult]) -> list[tuple[ToolSet, list[SourceResult]]]:
     """One set per file, unless config `toolsets` groups files by glob."""
     groups: dict[str, tuple[ToolSet, list[SourceResult]]] = {}
     for source in sources:
         if not source.tools:
             continue
-        key = source.path
-        for name, globs in source.config.toolsets.items():
-            if matches_any(Path(source.path), globs, source.config.root):
-                key = f"{source.config.root}::{name}"
-                break
-        toolset, members = groups.setdefault(key, (ToolSet(key if key == source.path else key.split("::")[1]), []))
+        key = toolset_key(source.path, source.config)
+        toolset, members = groups.setdefault(key, (ToolSet(key.rpartition("::")[2]), []))
         toolset.tools.extend(source.tools)
         members.append(source)
     return list(groups.values())
