@@ -272,3 +272,15 @@ def export(paths: tuple[str, ...], dialect: str) -> None:
     tools = [tool for source in result.files for tool in source.tools]
     click.echo(json.dumps(export_tools(tools, dialect), indent=2, ensure_ascii=False))
     sys.exit(EXIT_ERROR if any(d.code == "SL002" for d in result.diagnostics) else EXIT_CLEAN)
+
+
+@main.command()
+def server() -> None:
+    """Run the language server (LSP over stdio) for editors; needs `pip install 'schemalint[lsp]'`."""
+    try:
+        from schemalint.lsp.server import serve
+    except ImportError as error:
+        if error.name is None or error.name.split(".")[0] not in ("pygls", "lsprotocol"):
+            raise
+        _fail("the language server needs the `lsp` extra: pip install 'schemalint[lsp]'")
+    serve()
