@@ -77,7 +77,10 @@ class Span:
 
 
 def escape_pointer_token(token: str | int) -> str:
-    return str(token).replace("~", "~0").replace("/", "~1")
+    text = str(token)
+    if "~" in text or "/" in text:
+        return text.replace("~", "~0").replace("/", "~1")
+    return text
 
 
 def unescape_pointer_token(token: str) -> str:
@@ -85,7 +88,9 @@ def unescape_pointer_token(token: str) -> str:
 
 
 def join_pointer(base: str, *tokens: str | int) -> str:
-    return base + "".join("/" + escape_pointer_token(t) for t in tokens)
+    for token in tokens:
+        base = f"{base}/{escape_pointer_token(token)}"
+    return base
 
 
 def split_pointer(pointer: str) -> list[str]:
