@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from schemalint.config import Config, RuleSetting, build_options, config_for_directory, load_config
 from schemalint.diagnostics import Diagnostic, Finding
@@ -57,6 +58,8 @@ class SourceResult:
 class LintResult:
     diagnostics: list[Diagnostic]
     files: list[SourceResult]
+    #: what each suppression silenced (schemalint.suppression.Suppressions), merged across workers
+    suppressions: Any = None
 
     @property
     def tool_count(self) -> int:
@@ -205,9 +208,12 @@ def lint(paths: Sequence[str] = (".",), options: LintOptions | None = None) -> L
         config = resolver.for_path(source.path)
         if source.explicit or not matches_any(source.path, config.exclude, config.root):
             files.append((source, config))
+    # an unused per-file-ignore is only a verdict when the run covered whole folders
+    report_unused = any(Path(p).is_dir() for p in paths) and not options.skip_non_tool_files
     if options.jobs > 1 and len(files) >= PARALLEL_MIN_FILES:
-        return _lint_parallel(files, options)
-    return run_rules([_load_file(source, config, options) for source, config in files])
+        return _lint_parallel(files, options, report_unused)
+    loaded = [_load_file(source, config, options) for source, config in files]
+    return run_rules(loaded, report_unused_ignores=report_unused)
 
 
 #: below this many files, starting worker processes costs more than it saves
@@ -223,7 +229,7 @@ def _load_file(source: SourceFile, config: Config, options: LintOptions) -> Sour
     return load_source(shown, raw, config, source.explicit, options.skip_non_tool_files)
 
 
-def _lint_parallel(files: list[tuple[SourceFile, Config]], options: LintOptions) -> LintResult:
+def _lint_parallel(files: list[tuple[SourceFile, Config]], options: LintOptions, report_unused: bool) -> LintResult:
     """Split the files into units that never separate a tool set, lint each unit in a worker."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -240,7 +246,11 @@ def _lint_parallel(files: list[tuple[SourceFile, Config]], options: LintOptions)
     sources = [source for result in results for source in result.files]
     order = {display_path(source.path): index for index, (source, _) in enumerate(files)}
     sources.sort(key=lambda s: order[s.path])
-    diagnostics = sorted((d for result in results for d in result.diagnostics), key=Diagnostic.sort_key)
+    from schemalint.suppression import Suppressions
+
+    merged = Suppressions.merge([result.suppressions for result in results], report_unused)
+    unused_ignores = merged.unused_ignores()
+    diagnostics = sorted([*(d for r in results for d in r.diagnostics), *unused_ignores], key=Diagnostic.sort_key)
     return LintResult(diagnostics, sources)
 
 
@@ -293,8 +303,10 @@ def group_toolsets(sources: Sequence[SourceResult]) -> list[tuple[ToolSet, list[
     return list(groups.values())
 
 
-def run_rules(sources: Sequence[SourceResult]) -> LintResult:
-    from schemalint.suppression import filter_diagnostics
+def run_rules(sources: Sequence[SourceResult], report_unused_ignores: bool = False) -> LintResult:
+    """Rules over every source, then suppressions; `report_unused_ignores` when the run covered whole
+    folders, so an unused per-file-ignore is not an artefact of linting a few files."""
+    from schemalint.suppression import Suppressions
 
     rule_sets: dict[int, RuleSet] = {}
 
@@ -328,12 +340,14 @@ def run_rules(sources: Sequence[SourceResult]) -> LintResult:
                 for code, finding in source.document.notes:
                     _place(rules_by_code()[code], finding, source, rules_for(source.config), None)
     diagnostics: list[Diagnostic] = []
+    suppressions = Suppressions(report_unused_ignores)
     for source in sources:
         enabled = rules_for(source.config).enabled
         kept = [d for d in source.diagnostics if d.code in enabled]
-        diagnostics.extend(filter_diagnostics(kept, source.document, source.config, source.path))
+        diagnostics.extend(suppressions.filter(kept, source.document, source.config, source.path, enabled))
+    diagnostics.extend(suppressions.unused_ignores())
     diagnostics.sort(key=Diagnostic.sort_key)
-    return LintResult(diagnostics, list(sources))
+    return LintResult(diagnostics, list(sources), suppressions)
 
 
 def _owner_of(finding: Finding, toolset: ToolSet, by_path: dict[str, SourceResult]) -> Tool:

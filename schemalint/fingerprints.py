@@ -39,12 +39,26 @@ def content_hash(document: Document | None, pointer: str) -> str:
     """A short hash of what is at `pointer` in the document's data ("" when it is not there)."""
     if document is None:
         return ""
+    data = document.data
+    if data is None and document.text:  # parallel workers send documents back without their data
+        data = _reparsed(document)
     try:
-        value = resolve_pointer(document.data, pointer)
+        value = resolve_pointer(data, pointer)
     except (KeyError, TypeError):
         return ""
     canonical = json.dumps(_shallow(value), sort_keys=True, ensure_ascii=False, default=str)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
+
+
+def _reparsed(document: Document) -> JSON:
+    from schemalint.engine import parse_document
+    from schemalint.loaders import LoadError
+
+    try:
+        document.data = parse_document(document.text, document.path).data
+    except (LoadError, RecursionError):
+        return None
+    return document.data
 
 
 def finding_key(diagnostic: Diagnostic, document: Document | None, path: str | None = None) -> tuple[str, ...]:
