@@ -147,3 +147,17 @@ def test_unused_per_file_ignore_is_reported_in_the_config_file(project: Path) ->
     # nor when the ignored rule did not run
     _pyproject(project, {"tools/*.json": ["SL303"], "other/*.json": ["SL303"]}, select='["SL201", "SL001"]')
     assert lint(["."], LintOptions()).diagnostics == []
+
+
+def test_per_file_ignores_are_judged_across_parallel_workers(project: Path) -> None:
+    (project / "tools").mkdir()
+    for index in range(70):
+        tool = OPEN_JSON_TOOL if index == 69 else OPEN_JSON_TOOL | {"input_schema": {"type": "object"}}
+        (project / "tools" / f"t{index:02}.json").write_text(json.dumps({"tools": [tool | {"name": f"t{index}"}]}))
+    _pyproject(project, {"tools/*.json": ["SL303"], "tools/t0*.json": ["SL303"]})
+    # each entry silences findings in some workers' files and not in others': used, in both modes
+    assert lint(["."], LintOptions()).diagnostics == []
+    assert lint(["."], LintOptions(jobs=2)).diagnostics == []
+    _pyproject(project, {"tools/*.json": ["SL303"], "tools/t0*.json": ["SL201"]}, select='["SL303", "SL201", "SL001"]')
+    parallel = lint(["."], LintOptions(jobs=2))
+    assert [(d.code, d.path) for d in parallel.diagnostics] == [("SL001", "pyproject.toml")]
