@@ -1,0 +1,96 @@
+"""Extract tools from the real Python corpus and compare with the counts in SOURCES.txt.
+
+    PYTHONPATH=. python benchmarks/bench_python_corpus.py [CORPUS_DIR]
+
+Prints, per file: tools extracted, the `decorated=N` count from SOURCES.txt, SL004 notes and the
+time; then the totals. Files that `might_contain_tools` rejects are not parsed at all.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+_ROOT = Path(__file__).resolve().parents[1]
+#: `shared/` sits beside the checkout (or beside the folder of worktrees)
+CORPUS_CANDIDATES = [base / "shared" / "corpus" / "python-tools" for base in (_ROOT.parent, _ROOT.parent.parent)]
+
+
+def default_corpus() -> Path:
+    return next((c for c in CORPUS_CANDIDATES if c.is_dir()), CORPUS_CANDIDATES[0])
+
+
+@dataclass
+class FileResult:
+    name: str
+    expected: int | None
+    extracted: int
+    notes: int
+    seconds: float
+    error: str | None = None
+
+
+def expected_counts(corpus: Path) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    sources = corpus / "SOURCES.txt"
+    if not sources.exists():
+        return counts
+    for line in sources.read_text(encoding="utf-8").splitlines():
+        fields = line.split("\t")
+        for field in fields:
+            if field.startswith("decorated="):
+                counts[fields[0]] = int(field.split("=", 1)[1])
+    return counts
+
+
+def run(corpus: Path) -> list[FileResult]:
+    from schemalint.loaders import LoadError
+    from schemalint.loaders.python import load_python, might_contain_tools
+
+    expected = expected_counts(corpus)
+    results: list[FileResult] = []
+    for path in sorted(corpus.glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        started = time.perf_counter()
+        extracted = notes = 0
+        error = None
+        if might_contain_tools(text):
+            try:
+                document = load_python(text, str(path))
+                extracted = len(document.tools or [])
+                notes = len(document.notes)
+            except LoadError as problem:
+                error = problem.message
+        results.append(
+            FileResult(path.name, expected.get(path.name), extracted, notes, time.perf_counter() - started, error)
+        )
+    return results
+
+
+def main(argv: list[str]) -> int:
+    corpus = Path(argv[1]) if len(argv) > 1 else default_corpus()
+    if not corpus.is_dir():
+        print(f"corpus not found: {corpus}", file=sys.stderr)
+        return 2
+    started = time.perf_counter()
+    results = run(corpus)
+    total_seconds = time.perf_counter() - started
+    width = max(len(r.name) for r in results)
+    print(f"{'file':<{width}}  extracted  expected  SL004   ms")
+    for r in results:
+        expected = "-" if r.expected is None else str(r.expected)
+        flag = "" if r.expected is None or r.expected == r.extracted else "  <-"
+        print(f"{r.name:<{width}}  {r.extracted:>9}  {expected:>8}  {r.notes:>5}  {r.seconds * 1000:5.0f}{flag}")
+        if r.error:
+            print(f"    error: {r.error}")
+    extracted = sum(r.extracted for r in results)
+    expected_total = sum(r.expected or 0 for r in results)
+    print(f"total: {extracted} tools extracted, {expected_total} decorated per SOURCES.txt, {len(results)} files")
+    print(f"time: {total_seconds:.2f} s for the folder (including the libcst import)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,104 @@
+"""Python source -> Document with extracted tools, a synthetic JSON document and its positions."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+import libcst as cst
+
+from schemalint.diagnostics import Finding
+from schemalint.loaders import Document, LoadError
+from schemalint.loaders.pyextract.frameworks import BuiltTool, RegistrationFinder, build_tool
+from schemalint.loaders.pyextract.positions import PythonPositions
+from schemalint.loaders.pyextract.source import SourceModule
+from schemalint.model import Dialect, Tool
+
+ASSUMPTION_CODE = "SL004"
+
+
+def parse_module(text: str, path: str) -> cst.Module:
+    try:
+        return cst.parse_module(text)
+    except cst.ParserSyntaxError as error:
+        line, column, message = error.raw_line, error.raw_column + 1, error.message
+        try:  # CPython's own parser places the error more precisely (it parses only, never runs)
+            ast.parse(text, filename=path)
+        except SyntaxError as precise:
+            line, column, message = precise.lineno or line, precise.offset or column, precise.msg
+        raise LoadError(f"{path}:{line}:{column}: invalid Python: {message}", line, column) from None
+    except (RecursionError, ValueError) as error:
+        raise LoadError(f"{path}: cannot parse Python: {error}") from None
+
+
+def extract_document(text: str, path: str) -> Document:
+    module = parse_module(text, path)
+    source = SourceModule(module)
+    registrations = RegistrationFinder(source).find()
+    registrations.sort(key=lambda r: (source.span(r.anchor).line, source.span(r.anchor).column))
+
+    data: list[dict[str, Any]] = []
+    positions = PythonPositions()
+    tools: list[Tool] = []
+    notes: list[tuple[str, Finding]] = []
+    for registration in registrations:
+        built = build_tool(source, registration)
+        _append(built, path, data, positions, tools, notes)
+
+    from schemalint.loaders.pyextract.literals import literal_tools
+
+    for literal in literal_tools(source, path, len(data)):
+        offset = len(data)
+        data.extend(literal.data)
+        for pointer, (key, value) in literal.spans.items():
+            positions.add(pointer, key, value)
+        for tool in literal.tools:
+            tool.index = len(tools)
+            tools.append(tool)
+        notes.extend(literal.notes)
+        assert offset + len(literal.data) == len(data)
+
+    return Document(path=path, text=text, data=data, format="python", positions=positions, tools=tools, notes=notes)
+
+
+def _append(
+    built: BuiltTool,
+    path: str,
+    data: list[dict[str, Any]],
+    positions: PythonPositions,
+    tools: list[Tool],
+    notes: list[tuple[str, Finding]],
+) -> None:
+    index = len(data)
+    pointer = f"/{index}"
+    data.append({"name": built.name, "description": built.description, "parameters": built.parameters})
+    for relative, (key, value) in built.spans.items():
+        positions.add(pointer + relative, key, value)
+    tools.append(
+        Tool(
+            name=built.name,
+            description=built.description,
+            parameters=built.parameters,
+            dialect=Dialect.PYTHON,
+            path=path,
+            pointer=pointer,
+            parameters_pointer=f"{pointer}/parameters",
+            name_pointer=f"{pointer}/name",
+            description_pointer=f"{pointer}/description",
+            strict=built.strict,
+            framework=built.framework,
+            index=len(tools),
+        )
+    )
+    if built.assumptions:
+        notes.append((ASSUMPTION_CODE, assumption_finding(built.name, built.assumptions, pointer)))
+
+
+def assumption_finding(name: str | None, assumptions: list[str], pointer: str) -> Finding:
+    listed = "; ".join(assumptions)
+    return Finding(
+        f"`{name or '<tool>'}` was extracted statically with assumptions: {listed}",
+        pointer,
+        key=True,
+        data={"assumptions": list(assumptions)},
+    )

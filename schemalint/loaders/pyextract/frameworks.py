@@ -1,0 +1,564 @@
+"""Finding tool registrations (decorators and calls) and building the schema each framework builds."""
+
+from __future__ import annotations
+
+import inspect
+import re
+import textwrap
+from dataclasses import dataclass, field
+from typing import Any
+
+import libcst as cst
+
+from schemalint.loaders.pyextract import postprocess
+from schemalint.loaders.pyextract.docstrings import ParsedDocstring, parse_langchain_google, parse_structured
+from schemalint.loaders.pyextract.schema import FieldSpec, Flavor, JSONSchema, SchemaBuilder, SpanPair, class_kind
+from schemalint.loaders.pyextract.source import (
+    UNKNOWN,
+    Assumptions,
+    SourceModule,
+    call_argument,
+    dotted_name,
+    last_name,
+    raw_docstring,
+)
+from schemalint.model import join_pointer
+
+FLAVORS = {
+    "mcp": Flavor("mcp", annotated_doc=False, untyped_as_string=True),
+    "fastmcp": Flavor("fastmcp"),
+    "langchain": Flavor("langchain"),
+    "openai-agents": Flavor("openai-agents"),
+    "pydantic-ai": Flavor("pydantic-ai", annotated_doc=False),
+}
+
+_LANGCHAIN_INJECTED = {"InjectedToolArg", "InjectedState", "InjectedStore", "InjectedToolCallId", "ToolRuntime"}
+_LANGCHAIN_FILTERED = {"run_manager", "callbacks"}
+
+
+@dataclass
+class Registration:
+    """One place where a tool is made: a decorated function, or a call naming a function/class."""
+
+    framework: str
+    anchor: cst.CSTNode  # where the tool is declared (decorator or call)
+    function: cst.FunctionDef | None = None
+    model_class: cst.ClassDef | None = None
+    call: cst.Call | None = None  # decorator call or registration call carrying the options
+    name_arg: cst.BaseExpression | None = None
+    description_arg: cst.BaseExpression | None = None
+    takes_ctx: bool = False  # pydantic-ai @agent.tool: the first parameter is the RunContext
+    assumptions: Assumptions = field(default_factory=Assumptions)
+
+
+@dataclass
+class BuiltTool:
+    name: str | None
+    description: str | None
+    parameters: JSONSchema
+    framework: str
+    #: pointer relative to the tool object ("" is the tool; "/parameters/properties/x" ...) -> (key, value)
+    spans: dict[str, SpanPair]
+    assumptions: list[str]
+    strict: bool | None = None
+
+
+# -- discovery -----------------------------------------------------------------------------------
+
+
+_CALL_MARKER = re.compile(r"\b(?:add_tool|from_function|tool)\s*\(")
+
+
+class _CallCollector(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.calls: list[cst.Call] = []
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.calls.append(node)
+
+
+class RegistrationFinder:
+    """Finds registrations without visiting every expression of the file: decorators are read from
+    the function index, and only statements whose text mentions a registering call are visited."""
+
+    def __init__(self, source: SourceModule) -> None:
+        self.source = source
+
+    def find(self) -> list[Registration]:
+        found: list[Registration] = []
+        for functions in self.source.functions.values():
+            for function in functions:
+                for decorator in function.decorators:
+                    registration = self._from_decorator(decorator.decorator, function)
+                    if registration is not None:
+                        found.append(registration)
+                        break
+        for index, code in enumerate(self.source.statement_code):
+            if not _CALL_MARKER.search(code):
+                continue
+            collector = _CallCollector()
+            self.source.module.body[index].visit(collector)
+            for call in collector.calls:
+                registration = self._from_call(call)
+                if registration is not None:
+                    self.source.top_index[id(call)] = index
+                    found.append(registration)
+        for registration in found:
+            self.source.activate(registration.anchor)
+            if registration.function is not None:
+                self.source.activate(registration.function)
+            if registration.model_class is not None:
+                self.source.activate(registration.model_class)
+        return found
+
+    # decorators: @x.tool, @x.tool(...), @tool, @tool("name"), @function_tool(...), @agent.tool_plain
+    def _from_decorator(self, expression: cst.BaseExpression, function: cst.FunctionDef) -> Registration | None:
+        call = expression if isinstance(expression, cst.Call) else None
+        target = call.func if call is not None else expression
+        framework, takes_ctx = self._decorator_framework(target)
+        if framework is None:
+            return None
+        registration = Registration(framework, function, function=function, call=call, takes_ctx=takes_ctx)
+        if call is not None:
+            self._read_options(registration, call, positional_name=framework in ("fastmcp", "langchain"))
+        return registration
+
+    def _decorator_framework(self, target: cst.BaseExpression) -> tuple[str | None, bool]:
+        if isinstance(target, cst.Attribute):
+            method = target.attr.value
+            if method not in ("tool", "tool_plain"):
+                return None, False
+            framework = self.receiver_framework(target.value)
+            if framework == "pydantic-ai":
+                return framework, method == "tool"
+            return (framework, False) if method == "tool" else (None, False)
+        qualified = self.source.qualified_name(target) or ""
+        return self._function_framework(qualified), False
+
+    def _function_framework(self, qualified: str) -> str | None:
+        module, _, name = qualified.rpartition(".")
+        if name == "tool" and module.split(".")[0] in ("langchain_core", "langchain", "langchain_community"):
+            return "langchain"
+        if module.split(".")[0] == "agents" and name in ("function_tool", "tool"):
+            return "openai-agents"
+        return None
+
+    def receiver_framework(self, receiver: cst.BaseExpression) -> str | None:
+        """The framework of the object `x` in `x.tool`: from its construction, else from the imports."""
+        name = dotted_name(receiver)
+        for value in reversed(self.source.assignments.get(name or "", [])):
+            if isinstance(value, cst.Call):
+                framework = self._constructor_framework(value.func)
+                if framework is not None:
+                    return framework
+        if self.source.imports_module("pydantic_ai"):
+            return "pydantic-ai"
+        if self.source.imports_module("fastmcp"):
+            return "fastmcp"
+        if self.source.imports_module("mcp.server"):
+            return "mcp"
+        return None
+
+    def _constructor_framework(self, func: cst.BaseExpression) -> str | None:
+        qualified = self.source.qualified_name(func) or ""
+        short = qualified.rsplit(".", 1)[-1]
+        root = qualified.split(".")[0]
+        if short in ("FastMCP", "MCPServer") and root in ("fastmcp", "mcp"):
+            return "fastmcp" if root == "fastmcp" else "mcp"
+        if short in ("Agent",) and root == "pydantic_ai":
+            return "pydantic-ai"
+        if short in self.source.classes:  # a local subclass of FastMCP / Agent
+            for base in self.source.classes[short].bases:
+                framework = self._constructor_framework(base.value)
+                if framework is not None:
+                    return framework
+        return None
+
+    # calls: x.add_tool(fn, ...), X.from_function(fn, ...), x.tool(fn, name=...), tool(Model)
+    def _from_call(self, node: cst.Call) -> Registration | None:
+        func = node.func
+        if not node.args or node.args[0].keyword is not None or node.args[0].star:
+            return None
+        first = node.args[0].value
+        if isinstance(func, cst.Attribute):
+            method = func.attr.value
+            if method == "add_tool":
+                framework = self.receiver_framework(func.value)
+                if framework in ("mcp", "fastmcp") and isinstance(first, (cst.Name, cst.Attribute)):
+                    return self._call_registration(framework, node, first, positional_name=False)
+                return None
+            if method == "from_function":
+                qualified = self.source.qualified_name(func.value) or ""
+                root = qualified.split(".")[0]
+                if qualified.rsplit(".", 1)[-1] not in ("StructuredTool", "FunctionTool", "Tool"):
+                    return None  # Prompt.from_function, Resource.from_function, ...
+                framework = {"langchain_core": "langchain", "langchain": "langchain", "fastmcp": "fastmcp"}.get(root)
+                if framework is None and root == "mcp":
+                    framework = "mcp"
+                if framework is not None:
+                    return self._call_registration(framework, node, first, positional_name=False)
+                return None
+            if method == "tool" and isinstance(first, cst.Name):
+                framework = self.receiver_framework(func.value)
+                if framework in ("fastmcp", "mcp"):
+                    return self._call_registration(framework, node, first, positional_name=False)
+            return None
+        qualified = self.source.qualified_name(func) or ""
+        if (
+            self._function_framework(qualified) == "langchain"
+            and isinstance(first, cst.Name)
+            and class_kind(self.source, first.value) == "model"
+        ):
+            return Registration("langchain", node, model_class=self.source.classes[first.value], call=node)
+        return None
+
+    def _call_registration(
+        self, framework: str, node: cst.Call, target: cst.BaseExpression, positional_name: bool
+    ) -> Registration | None:
+        if isinstance(target, cst.Call):  # mcp.add_tool(FunctionTool.from_function(fn)) is found on its own
+            return None
+        name = dotted_name(target)
+        if name is None:
+            return None
+        registration = Registration(framework, node, call=node)
+        function = self._resolve_function(name, registration)
+        if function is None:
+            return None
+        registration.function = function
+        self._read_options(registration, node, positional_name=positional_name, skip_first=True)
+        return registration
+
+    def _resolve_function(self, name: str, registration: Registration) -> cst.FunctionDef | None:
+        """A function by name, following plain aliases (`find_foo = find`)."""
+        seen: set[str] = set()
+        current = name
+        while current not in seen:
+            seen.add(current)
+            function = self.source.function_named(current)
+            if function is not None:
+                if current != name:
+                    registration.assumptions.add(
+                        f"`{name}` is reassigned at run time; the schema is built from `{current}` as written"
+                    )
+                return function
+            values = self.source.assignments.get(current, [])
+            plain = [v for v in values if isinstance(v, cst.Name)]
+            if not plain:
+                return None
+            current = plain[0].value
+        return None
+
+    def _read_options(
+        self, registration: Registration, call: cst.Call, positional_name: bool, skip_first: bool = False
+    ) -> None:
+        name_keys = ("name", "name_override", "name_or_callable")
+        description_keys = ("description", "description_override")
+        for index, arg in enumerate(call.args):
+            if arg.keyword is None:
+                if positional_name and index == (1 if skip_first else 0):
+                    registration.name_arg = arg.value
+                continue
+            key = arg.keyword.value
+            if key in name_keys:
+                registration.name_arg = arg.value
+            elif key in description_keys:
+                registration.description_arg = arg.value
+            elif key == "takes_ctx":
+                registration.takes_ctx = self.source.literal(arg.value) is True
+
+
+# -- building ------------------------------------------------------------------------------------
+
+
+def option(source: SourceModule, call: cst.Call | None, keyword: str, default: Any) -> Any:
+    if call is None:
+        return default
+    arg = call_argument(call, keyword)
+    if arg is None:
+        return default
+    value = source.literal(arg.value)
+    return default if value is UNKNOWN else value
+
+
+def build_tool(source: SourceModule, registration: Registration) -> BuiltTool:
+    framework = registration.framework
+    assumptions = registration.assumptions
+    builder = SchemaBuilder(source, FLAVORS[framework], assumptions)
+    spans: dict[str, SpanPair] = {}
+    function = registration.function
+    if function is not None:
+        default_name = function.name.value
+        name_node: cst.CSTNode = function.name
+        body = function.body
+    else:
+        assert registration.model_class is not None
+        default_name = registration.model_class.name.value
+        name_node = registration.model_class.name
+        body = registration.model_class.body
+    raw_doc, doc_node = raw_docstring(source, body)
+
+    name = default_name
+    if registration.name_arg is not None:
+        value = source.literal(registration.name_arg)
+        if isinstance(value, str):
+            name = value
+            name_node = registration.name_arg
+        else:
+            assumptions.add(
+                f"the tool name `{source.module.code_for_node(registration.name_arg)}` is computed at run time; "
+                f"`{default_name}` was assumed"
+            )
+    name_span = source.span(name_node)
+    spans[""] = (name_span, name_span)
+    spans["/name"] = (name_span, name_span)
+
+    parsed = _parse_docstring(source, registration, raw_doc)
+    description = _description(source, registration, raw_doc, parsed)
+    if registration.description_arg is not None and source.literal(registration.description_arg) is not UNKNOWN:
+        description_span = source.span(registration.description_arg)
+    elif doc_node is not None:
+        description_span = source.span(doc_node)
+    else:
+        description_span = name_span
+    spans["/description"] = (description_span, description_span)
+
+    if function is not None:
+        parameters, parameter_spans, model_description = _function_parameters(
+            source, registration, builder, function, parsed, name if framework == "openai-agents" else default_name
+        )
+        if description is None and model_description is not None:
+            description = model_description
+    else:
+        assert registration.model_class is not None
+        parameters, parameter_spans = _model_parameters(builder, registration.model_class)
+    for pointer, pair in parameter_spans.items():
+        spans["/parameters" + pointer] = pair
+    strict = None
+    if framework == "openai-agents":
+        strict = option(source, registration.call, "strict_mode", True) is not False
+    return BuiltTool(name, description, parameters, framework, spans, list(assumptions.items), strict)
+
+
+def _parse_docstring(source: SourceModule, registration: Registration, raw_doc: str | None) -> ParsedDocstring:
+    framework = registration.framework
+    if framework == "langchain":
+        if option(source, registration.call, "parse_docstring", False):
+            return parse_langchain_google(raw_doc)
+        return ParsedDocstring()
+    if framework == "mcp":
+        return ParsedDocstring()
+    if framework == "openai-agents":
+        if option(source, registration.call, "use_docstring_info", True) is False:
+            return ParsedDocstring()
+        return parse_structured(raw_doc, option(source, registration.call, "docstring_style", None))
+    if framework == "pydantic-ai":
+        return parse_structured(raw_doc, option(source, registration.call, "docstring_format", None))
+    return parse_structured(raw_doc)
+
+
+def _description(
+    source: SourceModule, registration: Registration, raw_doc: str | None, parsed: ParsedDocstring
+) -> str | None:
+    framework = registration.framework
+    if registration.description_arg is not None:
+        value = source.literal(registration.description_arg)
+        if isinstance(value, str):
+            return value.strip() if framework == "langchain" else value
+        expression = source.module.code_for_node(registration.description_arg)
+        registration.assumptions.add(
+            f"the description `{expression}` is computed at run time; "
+            + ("the docstring was used in its place" if raw_doc else "it is treated as missing")
+        )
+    if framework == "mcp":
+        return raw_doc if raw_doc is not None else ""
+    if framework == "langchain":
+        if option(source, registration.call, "parse_docstring", False):
+            return parsed.description
+        return textwrap.dedent(raw_doc).strip() if raw_doc else None
+    if framework == "fastmcp":
+        return (
+            parsed.description if parsed.description is not None else (inspect.cleandoc(raw_doc) if raw_doc else None)
+        )
+    if framework == "openai-agents":
+        return parsed.description or ""
+    return parsed.description
+
+
+def _function_parameters(
+    source: SourceModule,
+    registration: Registration,
+    builder: SchemaBuilder,
+    function: cst.FunctionDef,
+    parsed: ParsedDocstring,
+    tool_name: str,
+) -> tuple[JSONSchema, dict[str, SpanPair], str | None]:
+    framework = registration.framework
+    params = [*function.params.posonly_params, *function.params.params, *function.params.kwonly_params]
+    if params and params[0].name.value in ("self", "cls") and _is_method(source, function):
+        params = params[1:]
+    if framework == "pydantic-ai" and registration.takes_ctx and params:
+        params = params[1:]
+    if framework == "openai-agents" and params and _annotation_base(params[0]) in ("RunContextWrapper", "ToolContext"):
+        params = params[1:]
+    for star in (function.params.star_arg, function.params.star_kwarg):
+        if isinstance(star, cst.Param):
+            registration.assumptions.add(
+                f"`{'**' if star is function.params.star_kwarg else '*'}{star.name.value}` accepts arguments "
+                "that cannot be described statically; it is left out"
+            )
+    specs: list[FieldSpec] = []
+    for param in params:
+        if _is_injected(framework, param):
+            continue
+        annotation = param.annotation.annotation if param.annotation is not None else None
+        spec = builder.parameter(param.name.value, annotation, param.default, param.name, annotation)
+        docstring_text = parsed.parameters.get(param.name.value)
+        if docstring_text is not None:
+            docstring_wins = framework in ("openai-agents", "langchain")
+            if docstring_wins or "description" not in spec.schema:
+                spec.schema["description"] = docstring_text
+        specs.append(spec)
+
+    if framework == "pydantic-ai" and len(specs) == 1 and builder.is_local_model(_param_annotation(params, specs[0])):
+        return _single_model(builder, specs[0])
+
+    properties: JSONSchema = {}
+    required: list[str] = []
+    spans: dict[str, SpanPair] = {}
+    for spec in specs:
+        properties[spec.name] = spec.schema
+        if spec.required:
+            required.append(spec.name)
+        spans[join_pointer("/properties", spec.name)] = (spec.key_span, spec.value_span)
+    spans.update(builder.def_spans)
+    schema: JSONSchema = {}
+    if builder.defs:
+        schema["$defs"] = dict(builder.defs)
+    schema["properties"] = properties
+    if required:
+        schema["required"] = required
+    schema, spans = _finish(framework, schema, spans, tool_name, registration, source)
+    return schema, spans, None
+
+
+def _single_model(builder: SchemaBuilder, spec: FieldSpec) -> tuple[JSONSchema, dict[str, SpanPair], str | None]:
+    """pydantic-ai: a lone model-typed parameter *is* the parameters object."""
+    ref = spec.schema.get("$ref", "")
+    name = ref.rsplit("/", 1)[-1]
+    model = dict(builder.defs.pop(name))
+    prefix = f"/$defs/{name}"
+    spans = {k[len(prefix) :] or "": v for k, v in builder.def_spans.items() if k.startswith(prefix)}
+    spans.update({k: v for k, v in builder.def_spans.items() if not k.startswith(prefix)})
+    description = model.pop("description", None)
+    if description is not None:
+        model["description"] = description
+    schema: JSONSchema = {}
+    if builder.defs:
+        schema["$defs"] = dict(builder.defs)
+    schema.update(model)
+    return postprocess.remove_property_titles(schema), spans, description
+
+
+def _model_parameters(builder: SchemaBuilder, node: cst.ClassDef) -> tuple[JSONSchema, dict[str, SpanPair]]:
+    """LangChain `tool(Model)`: the model's schema, dereferenced and without titles."""
+    name = node.name.value
+    model = dict(builder.class_schema(name))
+    prefix = f"/$defs/{name}"
+    spans = {k[len(prefix) :]: v for k, v in builder.def_spans.items() if k.startswith(prefix + "/")}
+    spans.update({k: v for k, v in builder.def_spans.items() if not k.startswith(prefix)})
+    others = {k: v for k, v in builder.defs.items() if k != name}
+    model.pop("title", None)
+    model.pop("description", None)
+    schema = {**({"$defs": others} if others else {}), **model}
+    schema, spans = postprocess.dereference(schema, spans)
+    return postprocess.remove_titles_langchain(schema), spans
+
+
+def _finish(
+    framework: str,
+    schema: JSONSchema,
+    spans: dict[str, SpanPair],
+    model_name: str,
+    registration: Registration,
+    source: SourceModule,
+) -> tuple[JSONSchema, dict[str, SpanPair]]:
+    if framework == "mcp":
+        schema["title"] = f"{model_name}Arguments"
+        schema["type"] = "object"
+        return schema, spans
+    if framework == "fastmcp":
+        schema["type"] = "object"
+        schema["additionalProperties"] = False
+        schema, spans = postprocess.dereference(schema, spans)
+        return postprocess.prune_titles_fastmcp(schema), spans
+    if framework == "langchain":
+        schema["type"] = "object"
+        schema, spans = postprocess.dereference(schema, spans)
+        return postprocess.remove_titles_langchain(schema), spans
+    if framework == "openai-agents":
+        schema["title"] = f"{model_name}_args"
+        schema["type"] = "object"
+        if option(source, registration.call, "strict_mode", True) is not False:
+            return postprocess.openai_strict(schema, spans)
+        return schema, spans
+    # pydantic-ai
+    schema["type"] = "object"
+    schema["additionalProperties"] = False
+    return postprocess.remove_property_titles(schema), spans
+
+
+def _param_annotation(params: list[cst.Param], spec: FieldSpec) -> cst.BaseExpression | None:
+    for param in params:
+        if param.name.value == spec.name and param.annotation is not None:
+            return param.annotation.annotation
+    return None
+
+
+def _annotation_base(param: cst.Param) -> str | None:
+    if param.annotation is None:
+        return None
+    node = param.annotation.annotation
+    if isinstance(node, (cst.SimpleString,)):
+        try:
+            node = cst.parse_expression(node.evaluated_value if isinstance(node.evaluated_value, str) else "")
+        except cst.ParserSyntaxError:
+            return None
+    if isinstance(node, cst.Subscript):
+        node = node.value
+    return last_name(node)
+
+
+def _annotation_names(param: cst.Param) -> set[str]:
+    """Every name mentioned in the annotation (for Annotated[..., InjectedToolArg] markers)."""
+    names: set[str] = set()
+    if param.annotation is None:
+        return names
+
+    class Collect(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            names.add(node.value)
+
+    param.annotation.annotation.visit(Collect())
+    return names
+
+
+def _is_injected(framework: str, param: cst.Param) -> bool:
+    base = _annotation_base(param)
+    if framework in ("mcp", "fastmcp"):
+        return base is not None and base == "Context"
+    if framework == "langchain":
+        if param.name.value in _LANGCHAIN_FILTERED or base == "RunnableConfig":
+            return True
+        return bool(_annotation_names(param) & _LANGCHAIN_INJECTED)
+    if framework in ("openai-agents", "pydantic-ai"):
+        return base in ("RunContextWrapper", "ToolContext", "RunContext")
+    return False
+
+
+def _is_method(source: SourceModule, function: cst.FunctionDef) -> bool:
+    return any(
+        isinstance(stmt, cst.FunctionDef) and stmt is function
+        for cls in source.classes.values()
+        if isinstance(cls.body, cst.IndentedBlock)
+        for stmt in cls.body.body
+    )

@@ -1,0 +1,332 @@
+"""The module under analysis: positions, imports, module constants and class definitions."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Any
+
+import libcst as cst
+from libcst.metadata import CodeRange, PositionProvider
+from libcst.metadata.position_provider import PositionProvidingCodegenState
+
+from schemalint.model import Span
+
+#: the marker for "this expression has no statically known value"
+UNKNOWN: Any = object()
+
+
+@dataclass
+class Assumptions:
+    """What had to be assumed about one tool; reported once per tool as SL004."""
+
+    items: list[str] = field(default_factory=list)
+
+    def add(self, text: str) -> None:
+        if text not in self.items:
+            self.items.append(text)
+
+
+class SourceModule:
+    """A parsed module plus the facts the extractor needs about it."""
+
+    def __init__(self, module: cst.Module) -> None:
+        self.module = module
+        #: local name -> fully qualified imported name (`FastMCP` -> `fastmcp.FastMCP`)
+        self.imports: dict[str, str] = {}
+        #: module-level `NAME = <expr>` (the last plain assignment wins)
+        self.constants: dict[str, cst.BaseExpression] = {}
+        #: every class defined anywhere in the file, by name (the first definition wins)
+        self.classes: dict[str, cst.ClassDef] = {}
+        #: every function defined anywhere in the file, by name, in source order
+        self.functions: dict[str, list[cst.FunctionDef]] = {}
+        #: every `name = <expr>` anywhere in the file (any scope), in source order
+        self.assignments: dict[str, list[cst.BaseExpression]] = {}
+        #: id(statement, class, function or assigned value) -> index of its top-level statement
+        self.top_index: dict[int, int] = {}
+        #: the generated code of each top-level statement (for cheap textual checks)
+        self.statement_code: list[str] = []
+        self._first_lines: list[int] = []
+        self._computed: dict[cst.CSTNode, CodeRange] = {}
+        self._positioned: set[int] = set()
+        self._pending: set[int] = set()
+        self._index()
+
+    # -- indexing: a walk over statements only (expressions are visited where tools may be) -------
+
+    def _index(self) -> None:
+        line = 1 + sum(self.module.code_for_node(h).count("\n") for h in self.module.header)
+        for index, statement in enumerate(self.module.body):
+            code = self.module.code_for_node(statement)
+            self.statement_code.append(code)
+            self._first_lines.append(line)
+            line += code.count("\n")
+            self._walk(statement, index, depth=0)
+
+    def _walk(self, statement: cst.CSTNode, top: int, depth: int) -> None:
+        self.top_index[id(statement)] = top
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                self._small_statement(small, top, depth)
+            return
+        if isinstance(statement, cst.ClassDef):
+            self.classes.setdefault(statement.name.value, statement)
+            depth += 1
+        elif isinstance(statement, cst.FunctionDef):
+            self.functions.setdefault(statement.name.value, []).append(statement)
+            depth += 1
+        for block in _blocks(statement):
+            for inner in block.body:
+                self._walk(inner, top, depth)
+
+    def _small_statement(self, small: cst.BaseSmallStatement, top: int, depth: int) -> None:
+        if isinstance(small, cst.Import):
+            for alias in small.names:
+                full = dotted_name(alias.name)
+                if full is None:
+                    continue
+                if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                    self.imports[alias.asname.name.value] = full
+                else:
+                    self.imports.setdefault(full.split(".")[0], full.split(".")[0])
+        elif isinstance(small, cst.ImportFrom):
+            self._import_from(small)
+        elif isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is not None:
+            targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+            for target in targets:
+                if isinstance(target, cst.Name):
+                    self.assignments.setdefault(target.value, []).append(small.value)
+                    self.top_index[id(small.value)] = top
+                    if depth == 0:
+                        self.constants[target.value] = small.value
+
+    def _import_from(self, node: cst.ImportFrom) -> None:
+        if isinstance(node.names, cst.ImportStar):
+            return
+        module = "." * len(node.relative) + (dotted_name(node.module) or "")
+        for alias in node.names:
+            name = dotted_name(alias.name)
+            if name is None:
+                continue
+            local = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else name
+            self.imports[local] = f"{module}.{name}" if module else name
+
+    # -- positions -------------------------------------------------------------------------------
+
+    def activate(self, node: cst.CSTNode) -> None:
+        """Ask for positions inside the top-level statement holding `node` (computed lazily)."""
+        top = self.top_index.get(id(node))
+        if top is not None and top not in self._positioned:
+            self._pending.add(top)
+
+    def _compute(self, tops: set[int]) -> None:
+        provider = PositionProvider()
+        for top in sorted(tops - self._positioned):
+            state = PositionProvidingCodegenState(
+                default_indent=self.module.default_indent,
+                default_newline=self.module.default_newline,
+                provider=provider,
+            )
+            state.line = self._first_lines[top]
+            state.column = 0
+            self.module.body[top]._codegen(state)
+            self._positioned.add(top)
+        self._computed.update(provider._computed)
+
+    def span(self, node: cst.CSTNode) -> Span:
+        """1-based line and column, end exclusive (libcst columns are 0-based)."""
+        code_range = self._computed.get(node)
+        if code_range is None and self._pending:
+            self._compute(self._pending)
+            self._pending.clear()
+            code_range = self._computed.get(node)
+        if code_range is None:  # a node we did not anticipate: position the whole module once
+            self._compute(set(range(len(self.module.body))))
+            code_range = self._computed.get(node)
+        if code_range is None:
+            return Span(1, 1, 1, 1)
+        return Span(code_range.start.line, code_range.start.column + 1, code_range.end.line, code_range.end.column + 1)
+
+    # -- names -----------------------------------------------------------------------------------
+
+    def qualified_name(self, node: cst.BaseExpression) -> str | None:
+        """`FastMCP` -> `fastmcp.FastMCP`, `types.Tool` -> `mcp.types.Tool`; local names stay bare."""
+        dotted = dotted_name(node)
+        if dotted is None:
+            return None
+        head, _, rest = dotted.partition(".")
+        if head in self.imports:
+            base = self.imports[head]
+            return f"{base}.{rest}" if rest else base
+        return dotted
+
+    def imports_module(self, prefix: str) -> bool:
+        return any(q == prefix or q.startswith(prefix + ".") for q in self.imports.values())
+
+    # -- values ----------------------------------------------------------------------------------
+
+    def literal(self, node: cst.BaseExpression | None, depth: int = 0) -> Any:
+        """The value of a literal expression (following module constants), or UNKNOWN."""
+        if node is None or depth > 20:
+            return UNKNOWN
+        if isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.Integer, cst.Float)):
+            try:
+                return ast.literal_eval(self.module.code_for_node(node))
+            except (ValueError, SyntaxError):
+                return UNKNOWN
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+            inner = self.literal(node.expression, depth + 1)
+            return -inner if isinstance(inner, (int, float)) and not isinstance(inner, bool) else UNKNOWN
+        if isinstance(node, cst.Name):
+            if node.value in ("True", "False", "None"):
+                return {"True": True, "False": False, "None": None}[node.value]
+            if node.value in self.constants:
+                self.activate(self.constants[node.value])
+                return self.literal(self.constants[node.value], depth + 1)
+            return UNKNOWN
+        if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
+            values = []
+            for element in node.elements:
+                if not isinstance(element, cst.Element):
+                    return UNKNOWN
+                value = self.literal(element.value, depth + 1)
+                if value is UNKNOWN:
+                    return UNKNOWN
+                values.append(value)
+            return values
+        if isinstance(node, cst.Dict):
+            result: dict[Any, Any] = {}
+            for element in node.elements:
+                if not isinstance(element, cst.DictElement):
+                    return UNKNOWN
+                key = self.literal(element.key, depth + 1)
+                value = self.literal(element.value, depth + 1)
+                if key is UNKNOWN or value is UNKNOWN or isinstance(key, (list, dict)):
+                    return UNKNOWN
+                result[key] = value
+            return result
+        if isinstance(node, cst.Call) and dotted_name(node.func) in ("dict", "list", "set", "tuple", "frozenset"):
+            if not node.args:
+                return {} if dotted_name(node.func) == "dict" else []
+            if dotted_name(node.func) == "dict" and all(a.keyword is not None for a in node.args):
+                pairs = {a.keyword.value: self.literal(a.value, depth + 1) for a in node.args if a.keyword}
+                return UNKNOWN if UNKNOWN in pairs.values() else pairs
+            return UNKNOWN
+        if isinstance(node, cst.Attribute):
+            return self.enum_member_value(node)
+        return UNKNOWN
+
+    def enum_member_value(self, node: cst.Attribute) -> Any:
+        """`Color.RED` or `Color.RED.value` for an Enum class in this file."""
+        target = node
+        if target.attr.value == "value" and isinstance(target.value, cst.Attribute):
+            target = target.value
+        owner = dotted_name(target.value)
+        if owner is None or owner not in self.classes:
+            return UNKNOWN
+        for member_name, value in enum_members(self, self.classes[owner]):
+            if member_name == target.attr.value:
+                return value
+        return UNKNOWN
+
+    def function_named(self, name: str, near: cst.CSTNode | None = None) -> cst.FunctionDef | None:
+        candidates = self.functions.get(name)
+        return candidates[-1] if candidates else None
+
+
+def _blocks(statement: cst.CSTNode) -> list[cst.IndentedBlock]:
+    """The indented blocks directly under a compound statement (bodies, else, except, finally)."""
+    blocks: list[cst.IndentedBlock] = []
+    for name in ("body", "orelse", "finalbody"):
+        part = getattr(statement, name, None)
+        if isinstance(part, cst.IndentedBlock):
+            blocks.append(part)
+        elif isinstance(part, cst.If):  # elif chains
+            blocks.extend(_blocks(part))
+        elif part is not None and isinstance(getattr(part, "body", None), cst.IndentedBlock):
+            blocks.append(part.body)  # Else / Finally wrappers
+    for handler in getattr(statement, "handlers", ()) or ():
+        if isinstance(handler.body, cst.IndentedBlock):
+            blocks.append(handler.body)
+    for case in getattr(statement, "cases", ()) or ():
+        if isinstance(case.body, cst.IndentedBlock):
+            blocks.append(case.body)
+    return blocks
+
+
+def dotted_name(node: cst.CSTNode | None) -> str | None:
+    """`a.b.c` for Name/Attribute chains, else None."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        base = dotted_name(node.value)
+        return f"{base}.{node.attr.value}" if base else None
+    return None
+
+
+def last_name(node: cst.CSTNode | None) -> str | None:
+    dotted = dotted_name(node)
+    return dotted.rsplit(".", 1)[-1] if dotted else None
+
+
+def call_argument(call: cst.Call, keyword: str, position: int | None = None) -> cst.Arg | None:
+    """The argument passed as `keyword=` or at positional index `position`."""
+    positional = 0
+    for arg in call.args:
+        if arg.star:
+            continue
+        if arg.keyword is not None:
+            if arg.keyword.value == keyword:
+                return arg
+        else:
+            if position is not None and positional == position:
+                return arg
+            positional += 1
+    return None
+
+
+def docstring_node(body: cst.BaseSuite) -> cst.BaseString | None:
+    """The string literal that is the first statement of a function or class body."""
+    if not isinstance(body, cst.IndentedBlock) or not body.body:
+        return None
+    first = body.body[0]
+    if isinstance(first, cst.SimpleStatementLine) and first.body and isinstance(first.body[0], cst.Expr):
+        value = first.body[0].value
+        if isinstance(value, (cst.SimpleString, cst.ConcatenatedString)):
+            return value
+    return None
+
+
+def raw_docstring(source: SourceModule, body: cst.BaseSuite) -> tuple[str | None, cst.BaseString | None]:
+    """The docstring exactly as `fn.__doc__` holds it, and its node."""
+    node = docstring_node(body)
+    if node is None:
+        return None, None
+    value = source.literal(node)
+    return (value if isinstance(value, str) else None), node
+
+
+def enum_members(source: SourceModule, node: cst.ClassDef) -> list[tuple[str, Any]]:
+    """(name, value) of an Enum class's members; `auto()` follows the enum's rule (1, 2, ... or names)."""
+    bases = {last_name(b.value) for b in node.bases}
+    string_enum = "StrEnum" in bases
+    members: list[tuple[str, Any]] = []
+    if not isinstance(node.body, cst.IndentedBlock):
+        return members
+    for statement in node.body.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if not isinstance(small, cst.Assign) or len(small.targets) != 1:
+                continue
+            target = small.targets[0].target
+            if not isinstance(target, cst.Name) or target.value.startswith("_"):
+                continue
+            if isinstance(small.value, cst.Call) and last_name(small.value.func) == "auto":
+                value: Any = target.value.lower() if string_enum else len(members) + 1
+            else:
+                value = source.literal(small.value)
+                if isinstance(value, list):  # tuple-valued members
+                    value = UNKNOWN
+            members.append((target.value, value))
+    return members

@@ -1,0 +1,212 @@
+"""The static schema of each example file equals what the real framework generates for it.
+
+Each test imports the framework (skipped when it is not installed), executes the example file
+(our own test data, never user code) to ask the framework for its tool list, and compares it with
+what `load_python` extracts without running anything: names, descriptions and every parameter
+field (type, required, enum, description, defaults, constraints, nested models).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from schemalint.loaders.python import load_python
+
+DATA = Path(__file__).parent / "data" / "python"
+
+
+def _execute(path: Path) -> ModuleType:
+    name = f"_schemalint_example_{path.stem}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _mcp_server_tools(module: ModuleType, to_mcp: bool) -> dict[str, dict[str, Any]]:
+    tools = asyncio.run(module.mcp.list_tools())
+    result = {}
+    for tool in tools:
+        if to_mcp:
+            tool = tool.to_mcp_tool()
+        schema = getattr(tool, "input_schema", None) or getattr(tool, "inputSchema", None)
+        result[tool.name] = {"description": tool.description, "parameters": schema}
+    return result
+
+
+def real_tools(framework: str, path: Path) -> dict[str, dict[str, Any]]:
+    """name -> {description, parameters} as the framework presents the tools to a model."""
+    module = _execute(path)
+    if framework == "mcp":
+        return _mcp_server_tools(module, to_mcp=False)
+    if framework == "fastmcp":
+        return _mcp_server_tools(module, to_mcp=True)
+    if framework == "langchain":
+        from langchain_core.tools import BaseTool
+        from langchain_core.utils.function_calling import convert_to_openai_tool
+
+        functions = [convert_to_openai_tool(v)["function"] for v in vars(module).values() if isinstance(v, BaseTool)]
+        return {f["name"]: {"description": f["description"], "parameters": f["parameters"]} for f in functions}
+    if framework == "openai-agents":
+        from agents import FunctionTool
+
+        return {
+            v.name: {"description": v.description, "parameters": v.params_json_schema}
+            for v in vars(module).values()
+            if isinstance(v, FunctionTool)
+        }
+    assert framework == "pydantic-ai"
+    from pydantic_ai.models.test import TestModel
+
+    model = TestModel(call_tools=[])
+    module.agent.run_sync("hello", model=model)
+    request = model.last_model_request_parameters
+    assert request is not None
+    return {
+        t.name: {"description": t.description, "parameters": t.parameters_json_schema} for t in request.function_tools
+    }
+
+
+def static_tools(path: Path) -> dict[str, dict[str, Any]]:
+    document = load_python(path.read_text(encoding="utf-8"), str(path))
+    assert document.tools is not None
+    return {t.name or "": {"description": t.description, "parameters": t.parameters} for t in document.tools}
+
+
+def _differences(real: Any, mine: Any, pointer: str = "") -> list[str]:
+    if isinstance(real, dict) and isinstance(mine, dict):
+        found = []
+        for key in sorted(set(real) | set(mine)):
+            if key not in mine:
+                found.append(f"{pointer}/{key}: missing (real: {json.dumps(real[key])[:120]})")
+            elif key not in real:
+                found.append(f"{pointer}/{key}: extra (static: {json.dumps(mine[key])[:120]})")
+            else:
+                found.extend(_differences(real[key], mine[key], f"{pointer}/{key}"))
+        return found
+    if isinstance(real, list) and isinstance(mine, list) and len(real) == len(mine):
+        return [
+            d for i, (a, b) in enumerate(zip(real, mine, strict=True)) for d in _differences(a, b, f"{pointer}/{i}")
+        ]
+    return [] if real == mine else [f"{pointer}: real {json.dumps(real)[:120]} != static {json.dumps(mine)[:120]}"]
+
+
+GOOGLE_DOCSTRING = '''    """Search the documents.
+
+    Use this before answering questions about the handbook.
+
+    Args:
+        query: The search text.
+        limit: At most this many.
+        sort: Sort order of the hits,
+            by date.
+    """
+'''
+NUMPY_DOCSTRING = '''    """Search the documents.
+
+    Parameters
+    ----------
+    query : str
+        The search text.
+    limit : int
+        At most this many.
+    """
+'''
+
+#: how each framework declares the same tools (filled into tests/data/python/tool_examples.py.tmpl)
+FRAMEWORKS: dict[str, dict[str, str]] = {
+    "mcp": {
+        "imports": "from mcp.server.mcpserver import Context, MCPServer",
+        "setup": 'mcp = MCPServer("demo")',
+        "decorator": "@mcp.tool()",
+        "search_decorator": '@mcp.tool(name="find_docs", description="Find documents by text.")',
+        "count_decorator": "@mcp.tool()",
+        "injected": "    ctx: Context,\n",
+        "search_injected": "",
+        "search_docstring": NUMPY_DOCSTRING,
+    },
+    "fastmcp": {
+        "imports": "from fastmcp import Context, FastMCP",
+        "setup": 'mcp = FastMCP("demo")',
+        "decorator": "@mcp.tool",
+        "search_decorator": '@mcp.tool("find_docs")',
+        "count_decorator": "@mcp.tool",
+        "injected": "    ctx: Context,\n",
+        "search_injected": "",
+        "search_docstring": NUMPY_DOCSTRING,
+    },
+    "langchain": {
+        "imports": "from langchain_core.tools import InjectedToolArg, tool",
+        "setup": "",
+        "decorator": "@tool(parse_docstring=False)",
+        "search_decorator": '@tool("find_docs", parse_docstring=True)',
+        "count_decorator": '@tool(description="Count the words in a text.")',
+        "injected": "    user_id: Annotated[str, InjectedToolArg],\n",
+        "search_injected": "",
+        "search_docstring": GOOGLE_DOCSTRING,
+    },
+    "openai-agents": {
+        "imports": "from agents import RunContextWrapper, function_tool",
+        "setup": "",
+        "decorator": "@function_tool(strict_mode=False)",
+        "search_decorator": '@function_tool(name_override="find_docs")',
+        "count_decorator": "@function_tool",
+        "injected": "    ctx: RunContextWrapper,\n",
+        "search_injected": "",
+        "search_docstring": NUMPY_DOCSTRING,
+    },
+    "pydantic-ai": {
+        "imports": "from pydantic_ai import Agent, RunContext",
+        "setup": 'agent = Agent("test")',
+        "decorator": "@agent.tool_plain",
+        "search_decorator": '@agent.tool(name="find_docs")',
+        "count_decorator": "@agent.tool_plain",
+        "injected": "",
+        "search_injected": "ctx: RunContext[None], ",
+        "search_docstring": NUMPY_DOCSTRING,
+    },
+}
+PACKAGES = {"mcp": "mcp", "fastmcp": "fastmcp", "langchain": "langchain_core", "openai-agents": "agents"}
+
+
+def example_file(framework: str, directory: Path) -> Path:
+    """The example tool file for `framework`, written from the shared template."""
+    template = (DATA / "tool_examples.py.tmpl").read_text(encoding="utf-8")
+    path = directory / f"{framework.replace('-', '_')}_tools.py"
+    path.write_text(template.format(**FRAMEWORKS[framework]), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("framework", sorted(FRAMEWORKS))
+def test_static_schema_equals_framework_schema(framework: str, tmp_path: Path) -> None:
+    pytest.importorskip(PACKAGES.get(framework, "pydantic_ai"))
+    path = example_file(framework, tmp_path)
+    real = real_tools(framework, path)
+    mine = static_tools(path)
+    assert sorted(mine) == sorted(real)
+    assert len(real) == 4
+    problems = {name: _differences(real[name], mine[name]) for name in real}
+    assert {name: p for name, p in problems.items() if p} == {}
+    # the examples exercise the interesting parts; make sure they really are in the schemas
+    place_order = mine["place_order"]["parameters"]
+    assert "ctx" not in place_order["properties"] and "user_id" not in place_order["properties"]
+    assert place_order["properties"]["qty"]["maximum"] == 10
+    assert "item" in place_order["required"]
+
+
+@pytest.mark.parametrize("framework", sorted(FRAMEWORKS))
+def test_framework_label(framework: str, tmp_path: Path) -> None:
+    path = example_file(framework, tmp_path)
+    document = load_python(path.read_text(encoding="utf-8"), path.name)
+    assert document.tools is not None
+    assert {t.framework for t in document.tools} == {framework}

@@ -1,0 +1,414 @@
+"""Static extraction from Python source: recognition, schema details, positions, assumptions."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from schemalint.loaders import LoadError
+from schemalint.loaders.python import load_python, might_contain_tools
+from schemalint.model import Dialect, Span, resolve_pointer
+
+
+def load(source: str):
+    return load_python(textwrap.dedent(source).lstrip("\n"), "tools.py")
+
+
+def line_of(text: str, needle: str) -> int:
+    for number, line in enumerate(textwrap.dedent(text).lstrip("\n").splitlines(), start=1):
+        if needle in line:
+            return number
+    raise AssertionError(needle)
+
+
+# -- the cheap pre-check -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "@mcp.tool()\ndef f(): ...",
+        "@tool\ndef f(): ...",
+        "@function_tool(name_override='x')\ndef f(): ...",
+        "@agent.tool_plain\ndef f(): ...",
+        "mcp.add_tool(f)",
+        "StructuredTool.from_function(f)",
+        "tools = [{'type': 'function'}]",
+        "Tool(name='x', inputSchema={})",
+    ],
+)
+def test_markers_are_recognised(text: str) -> None:
+    assert might_contain_tools(text)
+
+
+@pytest.mark.parametrize("text", ["import os\n\ndef main():\n    print('hi')\n", "@property\ndef x(self): ...", ""])
+def test_files_without_markers_are_rejected(text: str) -> None:
+    assert not might_contain_tools(text)
+
+
+def test_precheck_and_loader_import_do_not_import_libcst() -> None:
+    code = (
+        "import sys\n"
+        "from schemalint.loaders.python import might_contain_tools\n"
+        "import schemalint.loaders, schemalint.model, schemalint.rules\n"
+        "schemalint.rules.all_rules()\n"
+        "assert not might_contain_tools('x = 1')\n"
+        "print('libcst' in sys.modules)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"
+
+
+# -- parse errors --------------------------------------------------------------------------------
+
+
+def test_syntax_error_is_a_load_error_with_position() -> None:
+    with pytest.raises(LoadError) as caught:
+        load_python("@mcp.tool()\ndef broken(:\n    pass\n", "bad.py")
+    assert caught.value.line == 2
+    assert caught.value.column >= 1
+    assert "bad.py:2:" in caught.value.message
+
+
+# -- recognition ---------------------------------------------------------------------------------
+
+SERVER = """
+from typing import Annotated
+from mcp.server.fastmcp import Context, FastMCP
+from pydantic import BaseModel, Field
+
+mcp = FastMCP("orders")
+
+
+class Item(BaseModel):
+    sku: str
+    quantity: int = Field(1, ge=1, description="How many")
+
+
+@mcp.tool(name="order_create")
+def create_order(
+    ctx: Context,
+    customer_id: Annotated[str, Field(description="The customer")],
+    items: list[Item],
+    note: str | None = None,
+) -> str:
+    \"\"\"Create an order.\"\"\"
+    return ""
+
+
+@mcp.tool
+def cancel_order(order_id: str) -> str:
+    \"\"\"Cancel an order.\"\"\"
+    return ""
+"""
+
+
+def test_decorated_mcp_tools_are_extracted_with_source_positions() -> None:
+    document = load(SERVER)
+    assert document.format == "python"
+    assert [t.name for t in document.tools] == ["order_create", "cancel_order"]
+    first = document.tools[0]
+    assert first.dialect is Dialect.PYTHON and first.framework == "mcp"
+    assert first.pointer == "/0" and first.parameters_pointer == "/0/parameters"
+    assert resolve_pointer(document.data, "/0/name") == "order_create"
+    assert resolve_pointer(document.data, "/0/parameters") == first.parameters
+    params = first.parameters
+    assert list(params["properties"]) == ["customer_id", "items", "note"]  # ctx is injected
+    assert params["required"] == ["customer_id", "items"]
+    assert params["$defs"]["Item"]["properties"]["quantity"] == {
+        "default": 1,
+        "description": "How many",
+        "minimum": 1,
+        "title": "Quantity",
+        "type": "integer",
+    }
+
+    positions = document.positions
+    name_line = line_of(SERVER, '@mcp.tool(name="order_create")')
+    assert positions.locate("/0") == positions.locate("/0/name")
+    assert positions.locate("/0/name").line == name_line
+    assert positions.locate("/1/name") == Span(
+        line_of(SERVER, "def cancel_order"), 5, line_of(SERVER, "def cancel"), 17
+    )
+    assert positions.locate("/0/description").line == line_of(SERVER, '"""Create an order."""')
+    key = positions.locate("/0/parameters/properties/customer_id", key=True)
+    value = positions.locate("/0/parameters/properties/customer_id")
+    assert key.line == value.line == line_of(SERVER, "customer_id: Annotated")
+    assert (key.column, key.end_column) == (5, 16)
+    assert value.column == 18  # the annotation
+    field = positions.locate("/0/parameters/$defs/Item/properties/quantity", key=True)
+    assert field.line == line_of(SERVER, "quantity: int")
+    # deeper pointers fall back to the nearest mapped ancestor
+    deep = positions.locate("/0/parameters/properties/items/items")
+    assert deep == positions.locate("/0/parameters/properties/items")
+    assert document.notes == []
+
+
+def test_injected_and_framework_specific_parameters_are_dropped() -> None:
+    document = load(
+        """
+        from typing import Annotated
+        from langchain_core.tools import InjectedToolArg, tool
+        from langchain_core.runnables import RunnableConfig
+        from pydantic_ai import Agent, RunContext
+        from agents import RunContextWrapper, function_tool
+
+        agent = Agent("test")
+
+        @tool
+        def lc(query: str, user: Annotated[str, InjectedToolArg], config: RunnableConfig) -> str:
+            "Search."
+
+        @agent.tool
+        def pa(ctx: RunContext[int], query: str) -> str:
+            "Search."
+
+        @agent.tool_plain
+        def pa_plain(query: str) -> str:
+            "Search."
+
+        @function_tool
+        def oa(wrapper: RunContextWrapper, query: str) -> str:
+            "Search."
+        """
+    )
+    assert [(t.name, t.framework) for t in document.tools] == [
+        ("lc", "langchain"),
+        ("pa", "pydantic-ai"),
+        ("pa_plain", "pydantic-ai"),
+        ("oa", "openai-agents"),
+    ]
+    for tool in document.tools:
+        assert list(tool.parameters["properties"]) == ["query"], tool.name
+    assert document.tools[3].strict is True
+    assert document.tools[3].parameters["additionalProperties"] is False
+
+
+def test_call_registrations_and_aliases() -> None:
+    source = """
+    from fastmcp import FastMCP
+    from fastmcp.tools import FunctionTool
+    from langchain_core.tools import StructuredTool
+
+    mcp = FastMCP("x")
+
+    def lookup(term: str) -> str:
+        \"\"\"Look a term up.\"\"\"
+
+    def store(text: str) -> str:
+        \"\"\"Store text.\"\"\"
+
+    def add(a: int, b: int) -> int:
+        \"\"\"Add.\"\"\"
+
+    wrapped = lookup
+    mcp.add_tool(FunctionTool.from_function(store))
+    mcp.tool(wrapped, name="lookup_term", description="Look up a glossary term.")
+    calculator = StructuredTool.from_function(add, name="adder")
+    """
+    document = load(source)
+    assert [(t.name, t.framework) for t in document.tools] == [
+        ("store", "fastmcp"),
+        ("lookup_term", "fastmcp"),
+        ("adder", "langchain"),
+    ]
+    assert document.tools[1].description == "Look up a glossary term."
+    assert document.positions.locate("/1/description").line == line_of(source, 'name="lookup_term"')
+    assert [f.pointer for _, f in document.notes] == ["/1"]
+    assert "`wrapped` is reassigned at run time" in document.notes[0][1].message
+
+
+def test_unrelated_decorators_and_methods_are_ignored() -> None:
+    document = load(
+        """
+        import functools
+        from fastmcp import FastMCP
+
+        mcp = FastMCP("x")
+
+        @functools.cache
+        def helper(x: int) -> int:
+            return x
+
+        @mcp.resource("data://x")
+        def resource() -> str:
+            return ""
+
+        @mcp.prompt()
+        def prompt() -> str:
+            return ""
+        """
+    )
+    assert document.tools == []
+    assert document.data == []
+
+
+# -- schema details ------------------------------------------------------------------------------
+
+
+def test_types_map_like_pydantic() -> None:
+    document = load(
+        """
+        import enum
+        from typing import Dict, List, Literal, Optional, Tuple, Union
+        from typing_extensions import TypedDict
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("x")
+
+        class Size(enum.Enum):
+            SMALL = enum.auto()
+            LARGE = enum.auto()
+
+        class Filters(TypedDict, total=False):
+            \"\"\"Optional filters.\"\"\"
+            city: str
+            max_price: float
+
+        @mcp.tool()
+        def find(
+            words: List[str],
+            counts: Dict[str, int],
+            pair: Tuple[int, ...],
+            size: Size,
+            either: Union[int, "str"],
+            maybe: Optional[Literal[1, 2]] = None,
+            flags: dict = {},
+            filters: Filters | None = None,
+        ) -> str:
+            ...
+        """
+    )
+    (tool,) = document.tools
+    properties = tool.parameters["properties"]
+    assert properties["words"] == {"items": {"type": "string"}, "title": "Words", "type": "array"}
+    assert properties["counts"] == {"additionalProperties": {"type": "integer"}, "title": "Counts", "type": "object"}
+    assert properties["pair"] == {"items": {"type": "integer"}, "title": "Pair", "type": "array"}
+    assert properties["size"] == {"$ref": "#/$defs/Size"}
+    assert tool.parameters["$defs"]["Size"] == {"enum": [1, 2], "title": "Size", "type": "integer"}
+    assert properties["either"]["anyOf"] == [{"type": "integer"}, {"type": "string"}]
+    assert properties["maybe"]["anyOf"] == [{"enum": [1, 2], "type": "integer"}, {"type": "null"}]
+    assert properties["flags"]["additionalProperties"] is True
+    assert "required" not in tool.parameters["$defs"]["Filters"]
+    assert tool.parameters["$defs"]["Filters"]["description"] == "Optional filters."
+    assert tool.parameters["required"] == ["words", "counts", "pair", "size", "either"]
+
+
+def test_docstring_sections_feed_parameter_descriptions() -> None:
+    document = load(
+        '''
+        from agents import function_tool
+
+        @function_tool
+        def google(city: str, days: int = 3) -> str:
+            """Get the forecast.
+
+            Args:
+                city: The city name.
+                days (int): How many days
+                    ahead.
+            """
+
+        @function_tool
+        def numpy_style(city: str) -> str:
+            """Get the forecast.
+
+            Parameters
+            ----------
+            city : str
+                The city name.
+            """
+
+        @function_tool
+        def rest_style(city: str) -> str:
+            """Get the forecast.
+
+            :param city: The city name.
+            :returns: text
+            """
+        '''
+    )
+    for tool in document.tools:
+        assert tool.description == "Get the forecast."
+        assert tool.parameters["properties"]["city"]["description"] == "The city name."
+    assert document.tools[0].parameters["properties"]["days"]["description"] == "How many days\nahead."
+
+
+# -- assumptions (SL004) -------------------------------------------------------------------------
+
+
+def test_unknowable_facts_become_one_note_per_tool() -> None:
+    document = load(
+        """
+        from fastmcp import FastMCP
+        from myapp.models import OrderFilter
+        from myapp import settings
+
+        mcp = FastMCP("x")
+
+        @mcp.tool(description=settings.SEARCH_DESCRIPTION)
+        def search(filter: OrderFilter, since: str = default_since(), **options) -> list[str]:
+            \"\"\"Search orders.\"\"\"
+
+        @mcp.tool
+        def plain(text: str) -> str:
+            \"\"\"Echo.\"\"\"
+        """
+    )
+    assert len(document.tools) == 2
+    assert len(document.notes) == 1
+    code, finding = document.notes[0]
+    assert code == "SL004"
+    assert finding.pointer == "/0"
+    assumptions = finding.data["assumptions"]
+    assert any("`OrderFilter` (imported from `myapp.models`)" in a for a in assumptions)
+    assert any("settings.SEARCH_DESCRIPTION" in a and "docstring was used" in a for a in assumptions)
+    assert any("`**options`" in a for a in assumptions)
+    assert any("default of `since`" in a for a in assumptions)
+    assert document.tools[0].description == "Search orders."
+    assert document.tools[0].parameters["properties"]["filter"] == {}  # fastmcp prunes the bare title
+    assert document.positions.locate(finding.pointer, key=finding.key) is not None
+
+
+def test_module_constants_are_followed() -> None:
+    document = load(
+        """
+        from langchain_core.tools import tool
+
+        DESCRIPTION = (
+            "Search the web. "
+            "Do not use for internal documents."
+        )
+        NAME = "web_search"
+
+        @tool(NAME, description=DESCRIPTION)
+        def search(query: str) -> str:
+            ...
+        """
+    )
+    (tool,) = document.tools
+    assert tool.name == "web_search"
+    assert tool.description == "Search the web. Do not use for internal documents."
+    assert document.notes == []
+
+
+def test_prompts_and_resources_built_from_functions_are_not_tools() -> None:
+    document = load(
+        """
+        from mcp.server.mcpserver import MCPServer
+        from mcp.server.mcpserver.prompts import Prompt
+        from mcp.server.mcpserver.tools import Tool
+
+        mcp = MCPServer("x")
+
+        def greet(name: str) -> str:
+            \"\"\"Greet someone.\"\"\"
+
+        mcp.add_prompt(Prompt.from_function(greet, name="greeting"))
+        tool = Tool.from_function(greet, name="greet_tool")
+        """
+    )
+    assert [t.name for t in document.tools] == ["greet_tool"]
