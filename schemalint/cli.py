@@ -140,6 +140,18 @@ def _lint_options(
     default=None,
     help="Worker processes for many files (default: CPU count; output is identical).",
 )
+@click.option(
+    "--baseline",
+    "baseline_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Report only findings this baseline file does not record.",
+)
+@click.option(
+    "--write-baseline",
+    "write_baseline_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Record every current finding in this baseline file and exit 0.",
+)
 def check(
     paths: tuple[str, ...],
     select: tuple[str, ...],
@@ -157,6 +169,8 @@ def check(
     statistics: bool,
     skip_non_tool_files: bool,
     jobs: int | None,
+    baseline_file: Path | None,
+    write_baseline_file: Path | None,
 ) -> None:
     """Lint tool definitions in PATHS (files or folders; default: the current folder; `-` reads stdin)."""
     from schemalint.engine import lint, lint_source
@@ -183,10 +197,42 @@ def check(
             _fail(f"no such file or directory: {missing[0]}")
         result = lint(paths or (".",), dataclasses.replace(options, jobs=jobs or os.cpu_count() or 1))
 
+    if write_baseline_file is not None:
+        _write_baseline(write_baseline_file, result)
+    if baseline_file is not None:
+        _apply_baseline(baseline_file, result, quiet)
     fail_level = _fail_level(fail_on, result)
     reporter_output(result, outputs, quiet, statistics)
     failing = fail_level is not None and any(d.severity >= fail_level for d in result.diagnostics)
     sys.exit(EXIT_FINDINGS if failing else EXIT_CLEAN)
+
+
+def _write_baseline(path: Path, result: Any) -> NoReturn:
+    from schemalint.baseline import BaselineError, write_baseline
+
+    try:
+        count = write_baseline(path, result.diagnostics, result.documents())
+    except BaselineError as error:
+        _fail(str(error))
+    click.echo(f"Wrote {count} finding(s) to the baseline {path}.", err=True)
+    sys.exit(EXIT_CLEAN)
+
+
+def _apply_baseline(path: Path, result: Any, quiet: bool) -> None:
+    """Drop the findings the baseline records from `result`; say how many, and how many were fixed."""
+    from schemalint.baseline import BaselineError, apply_baseline
+
+    try:
+        outcome = apply_baseline(path, result.diagnostics, result.documents())
+    except BaselineError as error:
+        _fail(str(error))
+    result.diagnostics = outcome.new
+    if not quiet and (outcome.hidden or outcome.stale):
+        note = f"{outcome.hidden} finding(s) hidden by the baseline {path}"
+        if outcome.stale:
+            entries = "1 baseline entry is" if outcome.stale == 1 else f"{outcome.stale} baseline entries are"
+            note += f"; {entries} fixed: rerun --write-baseline"
+        click.echo(note + ".", err=True)
 
 
 def _fail_level(cli_value: str | None, result: Any) -> Severity | None:
