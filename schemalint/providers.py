@@ -49,6 +49,7 @@ class When(str, enum.Enum):
     LOOKAROUND = "lookaround"  # a regex with lookaround or backreferences
     RECURSIVE_REF = "recursive-ref"  # a `$ref` to itself or an enclosing definition
     NON_LOCAL_REF = "non-local-ref"  # a `$ref` that is not `#` or `#/$defs/<name>` (`#/definitions/<name>`)
+    NULLABLE_ROOT = "nullable-root"  # the parameters root's `type` is a list (`["object", "null"]`)
 
 
 @dataclass(frozen=True)
@@ -105,6 +106,16 @@ OPENAI_STRICT_FORMATS = frozenset(
 ANTHROPIC_STRICT_FORMATS = frozenset(
     {"date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"}
 )
+#: keywords Anthropic strict tool use documents as supported, and those other rows of the table reject explicitly
+ANTHROPIC_STRICT_KEYS = frozenset(
+    {
+        "type", "properties", "required", "additionalProperties", "items", "enum", "const", "anyOf", "allOf",
+        "$ref", "$defs", "definitions", "default", "format", "description", "title", "pattern", "minItems",
+        # rejected by their own rows (reported there, not twice)
+        "oneOf", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength",
+        "maxLength", "maxItems", "uniqueItems", "contains", "minContains", "maxContains",
+    }
+)  # fmt: skip
 #: keys google-genai's `types.Schema` accepts (its `extra='forbid'` rejects every other key)
 GEMINI_SCHEMA_KEYS = frozenset(
     {
@@ -176,6 +187,8 @@ TABLE: tuple[Row, ...] = (
               _OAI_STRUCTURED, "express it with `anyOf` or drop it and validate server-side"),
     Row(OPENAI_STRICT, Kind.KEYWORD, "oneOf", None, "[err] quoted in github.com/ai-dynamo/dynamo/pull/15153",
         fix="use `anyOf`"),
+    Row(OPENAI_STRICT, Kind.KEYWORD, "type", None, "openai-agents strict_schema.py (`must be a non-nullable object`)",
+        when=When.NULLABLE_ROOT, fix='use `type: "object"` on the parameters root'),
     Row(OPENAI_STRICT, Kind.KEYWORD, "anyOf", None, _OAI_STRUCTURED + " \"Root objects must not be anyOf\"",
         when=When.AT_ROOT, fix="make the root a plain object and move the union into a property"),
     Row(OPENAI_STRICT, Kind.KEYWORD, "default", None, "[3p] zenn.dev/nicopin; pydantic-ai strips it", True,
@@ -190,7 +203,7 @@ TABLE: tuple[Row, ...] = (
                               "unevaluatedItems", "contains", "minContains", "maxContains", "uniqueItems"),
               _OAI_PYDANTIC_AI + "; not in the supported list of " + _OAI_STRUCTURED,
               "drop it and state the constraint in the description"),
-    Row(OPENAI_STRICT, Kind.KEYWORD, "format", OPENAI_STRICT_FORMATS, _OAI_STRUCTURED, True, When.VALUE_NOT_IN,
+    Row(OPENAI_STRICT, Kind.KEYWORD, "format", OPENAI_STRICT_FORMATS, _OAI_STRUCTURED, False, When.VALUE_NOT_IN,
         "use a supported format (" + ", ".join(sorted(OPENAI_STRICT_FORMATS)) + ") or a `pattern`"),
     Row(OPENAI_STRICT, Kind.KEYWORD, "pattern", None, _OAI_PYDANTIC_AI + " (regex lookaround)", True,
         When.LOOKAROUND, "rewrite the regex without lookaround or backreferences"),
@@ -212,6 +225,8 @@ TABLE: tuple[Row, ...] = (
         "[doc] platform.claude.com/docs/agents-and-tools/tool-use/define-tools; "
         "[err] github.com/home-assistant/core/issues/147760", fix="use only letters, digits, `_` and `-`"),
     Row(ANTHROPIC, Kind.LIMIT, "max-tool-name-length", 128, "[doc] define-tools (history 2025-03: 64)"),
+    Row(ANTHROPIC, Kind.KEYWORD, "type", None, "anthropic SDK tool_param.py @a10dbaab (input_schema.type: \"object\")",
+        when=When.NULLABLE_ROOT, fix='use `type: "object"` on the parameters root'),
     Row(ANTHROPIC, Kind.NAME, "property-name", r"^[a-zA-Z0-9_.-]+$",
         "[err] github.com/anthropics/claude-code/issues/79418; awslabs issue #709 (Bedrock)",
         fix="use only letters, digits, `_`, `.` and `-`"),
@@ -224,8 +239,13 @@ TABLE: tuple[Row, ...] = (
                                  "uniqueItems", "minContains", "maxContains", "contains"),
               _ANT_STRICT, "drop it and state the bound in the description"),
     *_present(ANTHROPIC_STRICT, ("exclusiveMinimum", "exclusiveMaximum"),
-              "pydantic-ai providers/bedrock.py @2b42e7bb (Bedrock, empirical 2026-05-19)",
-              "drop it and state the bound in the description", uncertain=True),
+              _ANT_STRICT + " (numerical constraints); pydantic-ai providers/bedrock.py @2b42e7bb (Bedrock)",
+              "drop it and state the bound in the description"),
+    Row(ANTHROPIC_STRICT, Kind.KEYWORD, "oneOf", None,
+        _ANT_STRICT + " (not in the supported list); anthropic transform_schema makes it anyOf", fix="use `anyOf`"),
+    Row(ANTHROPIC_STRICT, Kind.KEYWORD, "*", ANTHROPIC_STRICT_KEYS,
+        _ANT_STRICT + " (supported list; other keywords undocumented); anthropic transform_schema moves them into "
+        "the description", True, When.NOT_ALLOWED, "drop it or state it in the description"),
     Row(ANTHROPIC_STRICT, Kind.KEYWORD, "minItems", 1, _ANT_STRICT + "; anthropic transform_schema", when=When.ABOVE,
         fix="use `minItems` 0 or 1 and state the bound in the description"),
     Row(ANTHROPIC_STRICT, Kind.KEYWORD, "format", ANTHROPIC_STRICT_FORMATS,

@@ -130,6 +130,9 @@ class UnsupportedKeyword(NodeRule):
         elif when is When.ABOVE:
             if isinstance(value, (int, float)) and not isinstance(value, bool) and value > row.value:
                 yield key, f"`{key}: {value}`"
+        elif when is When.NULLABLE_ROOT:
+            if node.is_root and isinstance(value, list):
+                yield key, f"`type: {json.dumps(value)}` on the parameters root"
         elif when is When.TYPE_LIST:
             if isinstance(value, list):
                 yield key, f"a `type` list ({json.dumps(value)})"

@@ -30,6 +30,7 @@ def prop(schema: dict) -> dict:
         ({"type": "array", "items": {}}, "items"),
         ({"$ref": "#/$defs/X", "description": "d"}, "$ref"),
         ({"$ref": "#/properties/q"}, "$ref"),
+        ({"type": "string", "format": "uri"}, "format"),
     ],
 )
 def test_openai_strict_errors(schema: dict, keyword: str) -> None:
@@ -52,7 +53,6 @@ def test_openai_strict_message_names_the_replacement() -> None:
     "schema",
     [
         {"type": "string", "minLength": 1},
-        {"type": "string", "format": "uri"},
         {"type": "string", "pattern": "^(?!x)"},
         {"type": "object", "patternProperties": {"^a": {"type": "string"}}},
     ],
@@ -96,7 +96,9 @@ def test_root_union_is_rejected_by_openai_even_without_strict() -> None:
         ({"type": "array", "items": {"type": "string"}, "minItems": 2}, "minItems", Severity.ERROR),
         ({"type": "string", "format": "ipv5"}, "format", Severity.ERROR),
         ({"enum": [{"a": 1}]}, "enum", Severity.ERROR),
-        ({"type": "number", "exclusiveMinimum": 0}, "exclusiveMinimum", Severity.WARNING),
+        ({"type": "number", "exclusiveMinimum": 0}, "exclusiveMinimum", Severity.ERROR),
+        ({"oneOf": [{"type": "string"}, {"type": "null"}]}, "oneOf", Severity.ERROR),
+        ({"type": "string", "not": {"const": "x"}}, "not", Severity.WARNING),
     ],
 )
 def test_anthropic_strict(schema: dict, keyword: str, severity: Severity) -> None:
@@ -107,7 +109,7 @@ def test_anthropic_strict(schema: dict, keyword: str, severity: Severity) -> Non
 
 def test_anthropic_strict_allows_what_openai_strict_rejects() -> None:
     schema = prop({"type": "array", "items": {"type": "string"}, "minItems": 1})
-    schema["properties"]["q"] = {"allOf": [{"type": "string"}], "format": "uri", "default": "x"}
+    schema["properties"]["q"] = {"allOf": [{"type": "string"}], "format": "uri", "default": "x", "pattern": "^a"}
     assert findings(schema, Dialect.ANTHROPIC) == []
 
 
@@ -160,3 +162,11 @@ def test_mcp_tool_gets_warnings_for_every_provider() -> None:
     found = findings(params, Dialect.MCP, strict=None, targets=("openai-strict", "gemini"))
     assert {f.data["target"] for f in found} == {"openai-strict", "gemini"}
     assert {f.severity for f in found} == {Severity.WARNING}
+
+
+def test_nullable_root_is_rejected_by_openai_strict_and_anthropic() -> None:
+    params = {**prop({"type": "string"}), "type": ["object", "null"]}
+    [openai] = findings(params)
+    assert openai.data["keyword"] == "type" and openai.pointer == "/0/parameters/type"
+    [anthropic] = findings(params, Dialect.ANTHROPIC, strict=None)
+    assert anthropic.data["target"] == "anthropic" and anthropic.severity is Severity.ERROR

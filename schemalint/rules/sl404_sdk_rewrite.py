@@ -1,0 +1,113 @@
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from schemalint.diagnostics import Finding
+from schemalint.model import Severity, Tool
+from schemalint.providers import label
+from schemalint.rules.base import LintContext, ToolRule
+from schemalint.sdk_rewrites import SDK_MODELS, Change, outcome
+
+#: how many changes a message spells out before "and N more"
+SHOWN_CHANGES = 4
+
+
+@dataclass(frozen=True)
+class Options:
+    report_lossless: bool = False
+    """Also report rewrites that lose nothing (a `title` dropped, `additionalProperties: false` added)."""
+
+
+class SdkRewrite(ToolRule):
+    """
+    ## What it does
+    Predicts what the official SDKs will do to the tool's parameters on the way to the provider,
+    and says what is lost. Modelled functions (versions checked against the real SDKs by
+    `benchmarks/provider_agreement.py`):
+
+    | target | SDK function |
+    |---|---|
+    | `openai-strict` | openai-agents `ensure_strict_json_schema` (strict function tools, the default) |
+    | `openai-strict` | pydantic-ai `OpenAIJsonSchemaTransformer(strict=True)` |
+    | `anthropic-strict` | anthropic `transform_schema` |
+    | `gemini` | pydantic-ai `GoogleJsonSchemaTransformer` |
+
+    Typical losses: an optional property made required without becoming nullable (the model must
+    invent a value); `oneOf` turned into `anyOf` (exclusivity lost); `minLength`, `pattern`,
+    `minimum`, `default` or an unsupported `format` moved into the description, where nothing
+    enforces them; a `description` beside `$ref` dropped; `exclusiveMinimum` dropped. When the SDK
+    raises instead, the message says so.
+
+    ## Why is this bad?
+    The schema you review is not the schema the model sees. Constraints you rely on silently stop
+    being enforced, and the model may be forced to send values you meant to be optional.
+
+    ## Example
+    A strict OpenAI tool used through openai-agents:
+    ```json
+    {"type": "object", "additionalProperties": false, "required": ["city"],
+     "properties": {"city": {"type": "string"}, "note": {"type": "string"}}}
+    ```
+    openai-agents makes `note` required, still as a plain string.
+
+    ## Use instead
+    Write the schema the SDK would produce, on purpose: `"required": ["city", "note"]` and
+    `"note": {"type": ["string", "null"]}`.
+
+    ## Options
+    - `report-lossless` (bool, default false): also report rewrites that lose nothing.
+
+    ## Trade-off
+    An info finding per SDK, only for the targets the tool is checked against: schemalint cannot
+    know which SDK you use. The models cover the rewrites of the SDK versions named above; a new SDK
+    release may change them (the benchmark shows it).
+
+    ## Fix safety
+    No automatic fix: the right schema depends on what the constraint was for.
+    """
+
+    code = "SL404"
+    slug = "sdk-rewrite"
+    severity = Severity.INFO
+    summary = "the target's official SDK will silently rewrite this schema (and what is lost)"
+    Options = Options
+
+    def check(self, tool: Tool, context: LintContext) -> Iterable[Finding]:
+        if tool.parameters_pointer is None:
+            return
+        targets = context.targets(tool)
+        for model in SDK_MODELS:
+            if model.target not in targets:
+                continue
+            changes = model.predict(tool.parameters)
+            result = outcome(changes)
+            if result == "rejected":
+                shown = [c for c in changes if c.rejects]
+                verb = "will refuse these parameters"
+            else:
+                shown = changes if self.options.report_lossless else [c for c in changes if c.lossy]
+                verb = "will rewrite these parameters before sending them"
+            if not shown:
+                continue
+            lost = any(c.lossy for c in shown)
+            yield Finding(
+                f"{model.name} (`{model.function}`, {label(model.target)}) {verb}: {_describe(shown)}"
+                + ("; information is lost" if lost and result != "rejected" else ""),
+                tool.parameters_pointer,
+                data={
+                    "sdk": model.name,
+                    "function": model.function,
+                    "target": model.target,
+                    "outcome": result,
+                    "changes": [
+                        {"pointer": c.pointer, "what": c.what, "lossy": c.lossy, "rejects": c.rejects} for c in shown
+                    ],
+                },
+            )
+
+
+def _describe(changes: list[Change]) -> str:
+    parts = [c.what + (f" (at `{c.pointer}`)" if c.pointer else "") for c in changes[:SHOWN_CHANGES]]
+    more = len(changes) - SHOWN_CHANGES
+    return "; ".join(parts) + (f"; and {more} more" if more > 0 else "")
