@@ -196,7 +196,10 @@ def _single_member_union(node: Mapping[str, Any]) -> str | None:
     return None
 
 
-def predict_pydantic_ai_openai(root: JSON) -> list[Change]:
+def _pydantic_ai_predict(
+    root: JSON, dropped: tuple[tuple[str, bool], ...], per_node: Callable[[str, Mapping[str, Any]], list[Change]]
+) -> list[Change]:
+    """The walk both pydantic-ai transformers share: one-member unions collapse, some keys are dropped."""
     if not isinstance(root, Mapping):
         return [Change("", "raises: the schema is not an object", rejects=True)]
     changes: list[Change] = []
@@ -204,35 +207,44 @@ def predict_pydantic_ai_openai(root: JSON) -> list[Change]:
         kind = _single_member_union(node)
         if kind:
             changes.append(Change(join_pointer(pointer, kind), f"replaces the one-member `{kind}` by its member"))
-        for key in ("title", "$schema", "discriminator"):
+        for key, lossy in dropped:
             if key in node:
-                changes.append(Change(join_pointer(pointer, key), f"drops `{key}`", lossy=key == "title"))
-        if "default" in node:
-            changes.append(Change(join_pointer(pointer, "default"), "drops `default`", lossy=True))
-        if isinstance(node.get("$ref"), str) and len(set(node) - {"title", "$schema", "discriminator", "default"}) > 1:
-            changes.append(Change(pointer, "wraps `$ref` in `anyOf` to keep its sibling keywords"))
-        moved = [k for k in _PAI_STRICT_INCOMPATIBLE if k in node]
-        if isinstance(node.get("format"), str) and node["format"] and node["format"] not in OPENAI_STRICT_FORMATS:
-            moved.append("format")
-        if isinstance(node.get("pattern"), str) and regex_is_complex(node["pattern"]):
-            moved.append("pattern")
-        if moved:
-            listed = ", ".join(f"`{k}`" for k in moved)
-            changes.append(Change(pointer, f"moves {listed} into the description (no longer enforced)", lossy=True))
-        if "oneOf" in node:
-            changes.append(Change(join_pointer(pointer, "oneOf"), "turns `oneOf` into `anyOf`", lossy=True))
-        if node.get("type") == "object":
-            if "properties" not in node:
-                changes.append(Change(pointer, "adds `properties: {}`"))
-            if node.get("additionalProperties") is not False:
-                changes.append(
-                    Change(pointer, "sets `additionalProperties: false`", lossy="additionalProperties" in node)
-                )
-            changes.extend(_required_changes(node, pointer))
-        if node.get("type") == "array" and not has_typed_items(node):
-            changes.append(Change(pointer, "raises: strict mode requires typed array `items`", rejects=True))
-    if isinstance(root.get("$ref"), str):
+                changes.append(Change(join_pointer(pointer, key), f"drops `{key}`", lossy=lossy))
+        changes.extend(per_node(pointer, node))
+    return changes
+
+
+def predict_pydantic_ai_openai(root: JSON) -> list[Change]:
+    changes = _pydantic_ai_predict(root, (("title", True), ("$schema", False), ("discriminator", False)), _openai_node)
+    if isinstance(root, Mapping) and isinstance(root.get("$ref"), str):
         changes.append(Change("", "replaces the root `$ref` by its definition"))
+    return changes
+
+
+def _openai_node(pointer: str, node: Mapping[str, Any]) -> list[Change]:
+    changes: list[Change] = []
+    if "default" in node:
+        changes.append(Change(join_pointer(pointer, "default"), "drops `default`", lossy=True))
+    if isinstance(node.get("$ref"), str) and len(set(node) - {"title", "$schema", "discriminator", "default"}) > 1:
+        changes.append(Change(pointer, "wraps `$ref` in `anyOf` to keep its sibling keywords"))
+    moved = [k for k in _PAI_STRICT_INCOMPATIBLE if k in node]
+    if isinstance(node.get("format"), str) and node["format"] and node["format"] not in OPENAI_STRICT_FORMATS:
+        moved.append("format")
+    if isinstance(node.get("pattern"), str) and regex_is_complex(node["pattern"]):
+        moved.append("pattern")
+    if moved:
+        listed = ", ".join(f"`{k}`" for k in moved)
+        changes.append(Change(pointer, f"moves {listed} into the description (no longer enforced)", lossy=True))
+    if "oneOf" in node:
+        changes.append(Change(join_pointer(pointer, "oneOf"), "turns `oneOf` into `anyOf`", lossy=True))
+    if node.get("type") == "object":
+        if "properties" not in node:
+            changes.append(Change(pointer, "adds `properties: {}`"))
+        if node.get("additionalProperties") is not False:
+            changes.append(Change(pointer, "sets `additionalProperties: false`", lossy="additionalProperties" in node))
+        changes.extend(_required_changes(node, pointer))
+    if node.get("type") == "array" and not has_typed_items(node):
+        changes.append(Change(pointer, "raises: strict mode requires typed array `items`", rejects=True))
     return changes
 
 
@@ -334,23 +346,19 @@ def predict_anthropic(root: JSON) -> list[Change]:
 
 
 def predict_pydantic_ai_google(root: JSON) -> list[Change]:
-    if not isinstance(root, Mapping):
-        return [Change("", "raises: the schema is not an object", rejects=True)]
+    dropped = (("$schema", False), ("discriminator", False), ("examples", True), ("title", True))
+    return _pydantic_ai_predict(root, dropped, _google_node)
+
+
+def _google_node(pointer: str, node: Mapping[str, Any]) -> list[Change]:
     changes: list[Change] = []
-    for pointer, node in _pydantic_ai_nodes(root):
-        kind = _single_member_union(node)
-        if kind:
-            changes.append(Change(join_pointer(pointer, kind), f"replaces the one-member `{kind}` by its member"))
-        for key, lossy in (("$schema", False), ("discriminator", False), ("examples", True), ("title", True)):
-            if key in node:
-                changes.append(Change(join_pointer(pointer, key), f"drops `{key}`", lossy=lossy))
-        if node.get("const") is not None:
-            changes.append(Change(join_pointer(pointer, "const"), "turns `const` into a one-value `enum`"))
-        if node.get("type") == "string" and node.get("format"):
-            changes.append(Change(join_pointer(pointer, "format"), "moves `format` into the description", lossy=True))
-        for key in ("exclusiveMinimum", "exclusiveMaximum"):
-            if key in node:
-                changes.append(Change(join_pointer(pointer, key), f"drops `{key}` (the bound is lost)", lossy=True))
+    if node.get("const") is not None:
+        changes.append(Change(join_pointer(pointer, "const"), "turns `const` into a one-value `enum`"))
+    if node.get("type") == "string" and node.get("format"):
+        changes.append(Change(join_pointer(pointer, "format"), "moves `format` into the description", lossy=True))
+    for key in ("exclusiveMinimum", "exclusiveMaximum"):
+        if key in node:
+            changes.append(Change(join_pointer(pointer, key), f"drops `{key}` (the bound is lost)", lossy=True))
     return changes
 
 
