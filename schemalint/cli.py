@@ -152,6 +152,14 @@ def _lint_options(
     type=click.Path(dir_okay=False, path_type=Path),
     help="Record every current finding in this baseline file and exit 0.",
 )
+@click.option(
+    "--against",
+    metavar="REF",
+    help="Lint only the tool files changed since the git revision REF and add their breaking changes (SL9xx).",
+)
+@click.option(
+    "--staged", is_flag=True, help="With --against: compare the staged versions (the index), not the work tree."
+)
 def check(
     paths: tuple[str, ...],
     select: tuple[str, ...],
@@ -171,6 +179,8 @@ def check(
     jobs: int | None,
     baseline_file: Path | None,
     write_baseline_file: Path | None,
+    against: str | None,
+    staged: bool,
 ) -> None:
     """Lint tool definitions in PATHS (files or folders; default: the current folder; `-` reads stdin)."""
     from schemalint.engine import lint, lint_source
@@ -179,7 +189,11 @@ def check(
         select, extend_select, ignore, targets, config_file, no_config, exclude, skip_non_tool_files
     )
     outputs = output_targets(output_formats, output_file)
-    if paths == ("-",):
+    if staged and against is None:
+        _fail("--staged needs --against REF")
+    if against is not None:
+        result = _lint_against(against, paths, options, staged)
+    elif paths == ("-",):
         text = sys.stdin.buffer.read()
         from schemalint.loaders import LoadError
         from schemalint.loaders.jsonyaml import decode_source
@@ -201,10 +215,61 @@ def check(
         _write_baseline(write_baseline_file, result)
     if baseline_file is not None:
         _apply_baseline(baseline_file, result, quiet)
+    report_and_exit(result, fail_on, outputs, quiet, statistics)
+
+
+def report_and_exit(
+    result: Any, fail_on: str | None, outputs: Sequence[Any], quiet: bool, statistics: bool
+) -> NoReturn:
+    """Write the reports (check and diff share this) and exit 1 when a finding is at or above --fail-on."""
     fail_level = _fail_level(fail_on, result)
     reporter_output(result, outputs, quiet, statistics)
     failing = fail_level is not None and any(d.severity >= fail_level for d in result.diagnostics)
     sys.exit(EXIT_FINDINGS if failing else EXIT_CLEAN)
+
+
+def _lint_against(ref: str, paths: Sequence[str], options: Any, staged: bool) -> Any:
+    from schemalint.diff import SourceError
+    from schemalint.diff.against import lint_against
+
+    if "-" in paths:
+        _fail("--against cannot read stdin (`-`)")
+    try:
+        return lint_against(ref, paths, options, staged)
+    except SourceError as error:
+        _fail(str(error))
+
+
+@main.command("diff")
+@click.argument("old")
+@click.argument("new")
+@lint_options
+@click.option("--statistics", is_flag=True, help="Print the number of findings per rule.")
+def diff_command(
+    old: str,
+    new: str,
+    select: tuple[str, ...],
+    extend_select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    fail_on: str | None,
+    targets: tuple[str, ...],
+    config_file: Path | None,
+    no_config: bool,
+    output_formats: tuple[str, ...],
+    output_file: str | None,
+    quiet: bool,
+    statistics: bool,
+) -> None:
+    """Breaking changes from OLD to NEW (each a file, a folder, or REF:path read from git, e.g. main:tools/)."""
+    from schemalint.diff import SourceError, run_diff
+
+    options = _lint_options(select, extend_select, ignore, targets, config_file, no_config)
+    outputs = output_targets(output_formats, output_file)
+    try:
+        result = run_diff(old, new, options)
+    except SourceError as error:
+        _fail(str(error))
+    report_and_exit(result, fail_on, outputs, quiet, statistics)
 
 
 def _write_baseline(path: Path, result: Any) -> NoReturn:

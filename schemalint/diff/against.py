@@ -1,0 +1,77 @@
+"""`schemalint check --against REF`: lint the tool files changed since REF and add their breaking changes.
+
+Changed files are `git diff --name-only REF` plus untracked files (or, with `staged`, `git diff
+--cached --name-only REF`, read from the index: what the commit will contain). Git is only read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from schemalint.diagnostics import Diagnostic
+from schemalint.diff import diff_sources, load_raw
+from schemalint.diff.sources import RawSource, SourceError, check_ref, read_index_file, repository_root, run_git
+from schemalint.engine import ConfigResolver, LintOptions, LintResult, RuleSet, display_path, load_source, run_rules
+from schemalint.loaders.discover import matches_any
+
+
+def changed_files(ref: str, root: Path, staged: bool) -> list[str]:
+    """Paths (relative to the repository root) that differ between REF and the work tree (or the index)."""
+    command = ["diff", "--name-only", "--no-renames", "-z", *(["--cached"] if staged else []), ref, "--"]
+    names = run_git(command, root).split(b"\0")
+    if not staged:
+        names += run_git(["ls-files", "--others", "--exclude-standard", "-z"], root).split(b"\0")
+    return sorted({n.decode("utf-8", "surrogateescape") for n in names if n})
+
+
+def _under(path: Path, folders: Sequence[Path]) -> bool:
+    return any(path == folder or folder in path.parents for folder in folders)
+
+
+def lint_against(ref: str, paths: Sequence[str], options: LintOptions, staged: bool = False) -> LintResult:
+    """Lint findings for the changed tool files under `paths`, plus the changes since `ref`."""
+    root = repository_root()
+    check_ref(ref, root)
+    resolver = ConfigResolver(options)
+    folders = [Path(p).resolve() for p in (paths or (".",))]
+    present_at_ref = set(_tree_files(ref, root))
+    old_raw: list[RawSource] = []
+    new_sources = []
+    for relative in changed_files(ref, root, staged):
+        absolute = (root / relative).resolve()
+        config = resolver.for_path(absolute)
+        if not _under(absolute, folders) or not matches_any(absolute, config.include):
+            continue
+        if matches_any(absolute, config.exclude, config.root):
+            continue
+        shown = display_path(absolute)
+        if relative in present_at_ref:
+            old_raw.append(RawSource(f"{ref}:{shown}", run_git(["cat-file", "blob", f"{ref}:{relative}"], root), True))
+        new = _new_version(root, relative, absolute, shown, staged)
+        if new is not None:
+            new_sources.append(load_source(shown, new.text, config, True, skip_non_tool_files=True))
+    result = run_rules(new_sources)
+    config = resolver.for_path(Path.cwd() / "_")
+    old_sources = load_raw(old_raw, config)
+    enabled = RuleSet(config).enabled
+    extra = [d for s in old_sources for d in s.diagnostics if d.code in enabled]
+    diagnostics: list[Diagnostic] = result.diagnostics + extra + diff_sources(old_sources, new_sources, config)
+    diagnostics.sort(key=Diagnostic.sort_key)
+    return LintResult(diagnostics, [*new_sources, *old_sources])
+
+
+def _tree_files(ref: str, root: Path) -> list[str]:
+    listing = run_git(["ls-tree", "-r", "--name-only", "-z", "--full-tree", ref], root)
+    return [n.decode("utf-8", "surrogateescape") for n in listing.split(b"\0") if n]
+
+
+def _new_version(root: Path, relative: str, absolute: Path, shown: str, staged: bool) -> RawSource | None:
+    if staged:
+        try:
+            return read_index_file(root, relative, shown)
+        except SourceError:  # deleted in the index
+            return None
+    if not absolute.is_file():
+        return None
+    return RawSource(shown, absolute.read_bytes(), True)

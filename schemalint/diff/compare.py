@@ -1,0 +1,451 @@
+"""Structural comparison of one tool's schemas, old against new, into change events.
+
+Direction decides what breaks. For the input schema (what the model sends), a change is breaking when
+the new schema rejects a call the old one accepted, or drops what callers send. For an MCP
+`outputSchema` (what callers read), a change is breaking when the new schema lets the server return
+something the old one ruled out, or stops promising a field. Parameters are matched by name at every
+level, through local `$ref`s, `items`, nested objects and nullable unions.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from schemalint.model import JSON, Severity, join_pointer, nullable_union_branch, resolve_pointer, schema_types
+
+Side = Literal["old", "new"]
+
+#: a lower value is stricter
+UPPER_BOUNDS = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains")
+#: a higher value is stricter
+LOWER_BOUNDS = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains")
+#: adding or changing one of these can only narrow what is accepted (removing it widens)
+EXACT_CONSTRAINTS = ("pattern", "format", "multipleOf", "contentEncoding", "contentMediaType")
+_MAX_REF_HOPS = 16
+
+
+@dataclass
+class Change:
+    """One difference between the old and the new definitions, before it is placed in a file.
+
+    `side` says which document `pointer` addresses: the new one for changes and additions, the old one
+    for removals. `severity` overrides the rule's default only where the rule's docs say so.
+    """
+
+    code: str
+    message: str
+    side: Side
+    pointer: str
+    key: bool = False
+    severity: Severity | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+    #: the file `pointer` is in; filled in by the caller that knows which tools were compared
+    path: str = ""
+
+
+def canonical(value: JSON) -> str:
+    """A stable text form: equal content gives equal text, whatever the key order or source format."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def show(value: JSON) -> str:
+    text = canonical(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+@dataclass(frozen=True)
+class Node:
+    """A sub-schema with its `$ref` and nullable union unwrapped.
+
+    `schema` merges the wrapper's own keywords (description, default) over the branch it wraps;
+    `origins` maps each keyword to the pointer of the object that holds it, so findings point at the
+    key the user wrote.
+    """
+
+    schema: Mapping[str, Any]
+    pointer: str
+    origins: Mapping[str, str]
+    types: frozenset[str]
+
+    def at(self, keyword: str) -> str:
+        return join_pointer(self.origins.get(keyword, self.pointer), keyword)
+
+
+class SchemaView:
+    """Resolves local `$ref`s (`#/$defs/...`, `#/definitions/...`) against one tool's schema root."""
+
+    def __init__(self, root: JSON, root_pointer: str) -> None:
+        self.root = root
+        self.root_pointer = root_pointer
+
+    def _deref(self, schema: JSON, pointer: str) -> tuple[JSON, str, dict[str, str]]:
+        origins: dict[str, str] = {}
+        merged: dict[str, Any] = {}
+        for _ in range(_MAX_REF_HOPS):
+            if not isinstance(schema, Mapping):
+                break
+            for key in schema:
+                if key != "$ref" and key not in merged:
+                    merged[key] = schema[key]
+                    origins[key] = pointer
+            ref = schema.get("$ref")
+            if not (isinstance(ref, str) and ref.startswith("#")):
+                break
+            try:
+                target = resolve_pointer(self.root, ref[1:])
+            except KeyError:
+                break  # unresolvable: SL308 reports it; compare what is written
+            schema, pointer = target, self.root_pointer + ref[1:]
+        return merged, pointer, origins
+
+    def node(self, schema: JSON, pointer: str) -> Node:
+        merged, target_pointer, origins = self._deref(schema, pointer)
+        nullable = False
+        union = nullable_union_branch(merged)
+        if union is not None:
+            keyword, branch = union
+            index = next(i for i, b in enumerate(merged[keyword]) if b is branch)
+            inner, target_pointer, inner_origins = self._deref(branch, join_pointer(origins[keyword], keyword, index))
+            for key, value in inner.items():
+                if key not in merged or key == keyword:
+                    merged[key] = value
+                    origins[key] = inner_origins[key]
+            if keyword not in inner:
+                del merged[keyword]
+            nullable = True
+        types = set(schema_types(merged))
+        if not types:
+            if isinstance(merged.get("properties"), Mapping):
+                types.add("object")
+            elif "items" in merged or "prefixItems" in merged:
+                types.add("array")
+        if nullable and types:
+            types.add("null")
+        return Node(merged, target_pointer, origins, frozenset(types))
+
+
+def type_label(types: frozenset[str]) -> str:
+    return " | ".join(sorted(types)) if types else "any"
+
+
+def accepts(wider: frozenset[str], narrower: frozenset[str]) -> bool:
+    """Every value of a type in `narrower` is valid under `wider` (an empty set means any type)."""
+    if not wider:
+        return True
+    if not narrower:
+        return False
+    return all(t in wider or (t == "integer" and "number" in wider) for t in narrower)
+
+
+def enum_values(schema: Mapping[str, Any]) -> dict[str, JSON] | None:
+    """The allowed values (`enum`, or `const` as a one-value enum) keyed by canonical text."""
+    if isinstance(schema.get("enum"), list):
+        return {canonical(v): v for v in schema["enum"]}
+    if "const" in schema:
+        return {canonical(schema["const"]): schema["const"]}
+    return None
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _closed(schema: Mapping[str, Any]) -> bool:
+    return schema.get("additionalProperties") is False or schema.get("unevaluatedProperties") is False
+
+
+def _required(schema: Mapping[str, Any]) -> set[str]:
+    raw = schema.get("required")
+    return {r for r in raw if isinstance(r, str)} if isinstance(raw, list) else set()
+
+
+def _properties(schema: Mapping[str, Any]) -> Mapping[str, Any]:
+    raw = schema.get("properties")
+    return raw if isinstance(raw, Mapping) else {}
+
+
+class ToolComparison:
+    """Compares one matched pair of schemas (a tool's input, or its output); `changes` collects what differs.
+
+    The views resolve `$ref`s against each side's schema root, so input and output schemas each get
+    their own comparison.
+    """
+
+    def __init__(self, tool_name: str, old_view: SchemaView, new_view: SchemaView) -> None:
+        self.tool = tool_name
+        self.old_view = old_view
+        self.new_view = new_view
+        self.changes: list[Change] = []
+        self._seen: set[tuple[str, str, str]] = set()
+
+    # -- helpers -------------------------------------------------------------------------------------
+
+    def _what(self, label: str, output: bool = False) -> str:
+        if output:
+            return f"`{self.tool}`: output field `{label}`" if label else f"`{self.tool}`: the output"
+        return f"`{self.tool}`: parameter `{label}`" if label else f"`{self.tool}`: the parameters object"
+
+    def _add(self, code: str, message: str, side: Side, pointer: str, label: str, **extra: Any) -> None:
+        key = extra.pop("key", False)
+        severity = extra.pop("severity", None)
+        data = {"tool": self.tool, "parameter": label or None, **extra}
+        self.changes.append(Change(code, message, side, pointer, key, severity, data))
+
+    def _nodes(self, old: JSON, old_pointer: str, new: JSON, new_pointer: str) -> tuple[Node, Node] | None:
+        old_node = self.old_view.node(old, old_pointer)
+        new_node = self.new_view.node(new, new_pointer)
+        seen_key = (old_node.pointer, new_node.pointer, "")
+        if seen_key in self._seen:  # a recursive $ref, or a $def reached twice: compared once
+            return None
+        self._seen.add(seen_key)
+        return old_node, new_node
+
+    # -- input schemas (requests) ---------------------------------------------------------------------
+
+    def compare_input(self, old: JSON, old_pointer: str, new: JSON, new_pointer: str, label: str = "") -> None:
+        pair = self._nodes(old, old_pointer, new, new_pointer)
+        if pair is None:
+            return
+        o, n = pair
+        self._input_type(o, n, label)
+        self._input_enum(o, n, label)
+        self._input_constraints(o, n, label)
+        self._annotations_of_parameter(o, n, label)
+        if "object" in n.types or _properties(n.schema) or _properties(o.schema):
+            self._input_object(o, n, label)
+        self._input_items(o, n, label)
+        self._input_composition(o, n, label)
+
+    def _input_type(self, o: Node, n: Node, label: str) -> None:
+        if o.types == n.types:
+            return
+        data = {"old": type_label(o.types), "new": type_label(n.types)}
+        where = n.at("type") if "type" in n.schema else n.pointer
+        if accepts(n.types, o.types):
+            message = (
+                f"{self._what(label)} widened from `{data['old']}` to `{data['new']}` "
+                "(not breaking: every call the old schema accepted is still accepted)"
+            )
+            self._add("SL904", message, "new", where, label, severity=Severity.INFO, **data)
+            return
+        lost = sorted(t for t in o.types if not accepts(n.types, frozenset({t}))) or sorted(o.types)
+        message = (
+            f"{self._what(label)} changed type from `{data['old']}` to `{data['new']}`; "
+            f"calls that send {' or '.join(lost) if o.types else 'other types'} are now rejected"
+        )
+        self._add("SL904", message, "new", where, label, **data)
+
+    def _input_enum(self, o: Node, n: Node, label: str) -> None:
+        old_values, new_values = enum_values(o.schema), enum_values(n.schema)
+        if new_values is None or old_values == new_values:
+            return
+        keyword = "enum" if "enum" in n.schema else "const"
+        data = {
+            "old": list(old_values.values()) if old_values is not None else None,
+            "new": list(new_values.values()),
+        }
+        if old_values is None:
+            message = f"{self._what(label)} is now restricted to {show(data['new'])}; other values are rejected"
+            self._add("SL908", message, "new", n.at(keyword), label, keyword=keyword, **data)
+            return
+        removed = [v for k, v in old_values.items() if k not in new_values]
+        added = [v for k, v in new_values.items() if k not in old_values]
+        if removed:
+            message = f"{self._what(label)} no longer accepts {', '.join(show(v) for v in removed)}"
+            self._add("SL905", message, "new", n.at(keyword), label, removed=removed, **data)
+        if added:
+            message = f"{self._what(label)} accepts new value(s) {', '.join(show(v) for v in added)}"
+            self._add("SL910", message, "new", n.at(keyword), label, added=added, **data)
+
+    def _input_constraints(self, o: Node, n: Node, label: str) -> None:
+        for keyword, reason in self._tightened(o.schema, n.schema):
+            data = {"old": o.schema.get(keyword), "new": n.schema.get(keyword)}
+            message = f"{self._what(label)}: `{keyword}` {reason}; calls the old schema accepted can be rejected"
+            self._add("SL908", message, "new", n.at(keyword), label, keyword=keyword, **data)
+        if _closed(n.schema) and not _closed(o.schema) and ("object" in n.types or _properties(n.schema)):
+            keyword = (
+                "additionalProperties" if n.schema.get("additionalProperties") is False else "unevaluatedProperties"
+            )
+            message = f"{self._what(label)}: `{keyword}` is now false; calls with extra keys are rejected"
+            data = {"old": o.schema.get(keyword, True), "new": False}
+            self._add("SL908", message, "new", n.at(keyword), label, keyword=keyword, **data)
+
+    @staticmethod
+    def _tightened(old: Mapping[str, Any], new: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+        for keyword in UPPER_BOUNDS + LOWER_BOUNDS:
+            new_value = _number(new.get(keyword))
+            if new_value is None:
+                if isinstance(new.get(keyword), bool) and new.get(keyword) and not old.get(keyword):
+                    yield keyword, "became true"  # draft-04 boolean exclusiveMaximum/exclusiveMinimum
+                continue
+            old_value = _number(old.get(keyword))
+            if old_value is None:
+                yield keyword, f"added ({new[keyword]})"
+            elif (keyword in UPPER_BOUNDS and new_value < old_value) or (
+                keyword in LOWER_BOUNDS and new_value > old_value
+            ):
+                yield keyword, f"tightened from {old[keyword]} to {new[keyword]}"
+        for keyword in EXACT_CONSTRAINTS:
+            if keyword in new and canonical(new[keyword]) != canonical(old.get(keyword)):
+                yield (
+                    keyword,
+                    (
+                        f"added ({show(new[keyword])})"
+                        if keyword not in old
+                        else f"changed from {show(old[keyword])} to {show(new[keyword])}"
+                    ),
+                )
+        if new.get("uniqueItems") is True and old.get("uniqueItems") is not True:
+            yield "uniqueItems", "became true"
+
+    def _annotations_of_parameter(self, o: Node, n: Node, label: str) -> None:
+        old_text, new_text = o.schema.get("description"), n.schema.get("description")
+        if old_text != new_text and (isinstance(old_text, str) or isinstance(new_text, str)):
+            verb = "added" if old_text is None else "removed" if new_text is None else "changed"
+            side: Side = "old" if new_text is None else "new"
+            where = o.at("description") if new_text is None else n.at("description")
+            whose = f"parameter `{label}`" if label else "the parameters object"
+            message = f"`{self.tool}`: description of {whose} {verb}; the model reads it: re-run the evals"
+            self._add("SL909", message, side, where, label, old=old_text, new=new_text)
+        if "default" in o.schema or "default" in n.schema:
+            old_default, new_default = o.schema.get("default"), n.schema.get("default")
+            if (
+                "default" not in o.schema
+                or "default" not in n.schema
+                or canonical(old_default) != canonical(new_default)
+            ):
+                side = "new" if "default" in n.schema else "old"
+                where = n.at("default") if side == "new" else o.at("default")
+                shown_old = show(old_default) if "default" in o.schema else "none"
+                shown_new = show(new_default) if "default" in n.schema else "none"
+                message = f"{self._what(label)}: default changed from {shown_old} to {shown_new}"
+                self._add("SL913", message, side, where, label, old=old_default, new=new_default)
+
+    def _input_object(self, o: Node, n: Node, label: str) -> None:
+        old_props, new_props = _properties(o.schema), _properties(n.schema)
+        old_required, new_required = _required(o.schema), _required(n.schema)
+        for name in old_props:
+            child = f"{label}.{name}" if label else name
+            if name not in new_props:
+                if _closed(n.schema):
+                    consequence = "calls that still send it are now rejected (`additionalProperties: false`)"
+                else:
+                    consequence = "calls that still send it are silently ignored (the value is dropped)"
+                message = f"{self._what(child)} was removed; {consequence}"
+                where = join_pointer(o.at("properties"), name)
+                self._add(
+                    "SL906",
+                    message,
+                    "old",
+                    where,
+                    child,
+                    key=True,
+                    old=old_props[name],
+                    new=None,
+                    rejected=_closed(n.schema),
+                )
+                continue
+            self.compare_input(
+                old_props[name],
+                join_pointer(o.at("properties"), name),
+                new_props[name],
+                join_pointer(n.at("properties"), name),
+                child,
+            )
+        for name in new_props:
+            if name in old_props:
+                continue
+            child = f"{label}.{name}" if label else name
+            where = join_pointer(n.at("properties"), name)
+            if name in new_required:
+                message = f"{self._what(child)} is new and required; existing calls that omit it are rejected"
+                self._add("SL903", message, "new", where, child, key=True, old=None, new=new_props[name])
+            else:
+                message = f"{self._what(child)} is new and optional"
+                self._add("SL911", message, "new", where, child, key=True, old=None, new=new_props[name])
+        for name in sorted(new_required - old_required):
+            if name in new_props and name not in old_props:
+                continue  # reported above as a new required parameter
+            child = f"{label}.{name}" if label else name
+            where = join_pointer(n.at("properties"), name) if name in new_props else n.at("required")
+            if name in old_props:
+                message = f"{self._what(child)} became required; calls that omit it are rejected"
+                self._add("SL907", message, "new", where, child, key=name in new_props, old=False, new=True)
+            else:
+                message = f"{self._what(child)} is now required (listed in `required`); calls that omit it are rejected"
+                self._add("SL903", message, "new", where, child, old=None, new=True)
+
+    def _input_items(self, o: Node, n: Node, label: str) -> None:
+        old_items, new_items = o.schema.get("items"), n.schema.get("items")
+        if isinstance(old_items, Mapping) and isinstance(new_items, Mapping):
+            self.compare_input(old_items, o.at("items"), new_items, n.at("items"), f"{label}[]" if label else "[]")
+
+    def _input_composition(self, o: Node, n: Node, label: str) -> None:
+        for keyword in ("anyOf", "oneOf", "allOf"):
+            old_branches, new_branches = o.schema.get(keyword), n.schema.get(keyword)
+            if not isinstance(old_branches, list) or not isinstance(new_branches, list):
+                continue
+            if keyword != "allOf" and len(new_branches) != len(old_branches):
+                old_texts = {canonical(b) for b in old_branches}
+                if old_texts <= {canonical(b) for b in new_branches}:
+                    continue  # alternatives only added: every old call still matches one
+                message = f"{self._what(label)}: the `{keyword}` alternatives changed; some old calls may be rejected"
+                self._add("SL904", message, "new", n.at(keyword), label, old=old_branches, new=new_branches)
+                continue
+            for index, (old_branch, new_branch) in enumerate(zip(old_branches, new_branches, strict=True)):
+                self.compare_input(
+                    old_branch,
+                    join_pointer(o.at(keyword), index),
+                    new_branch,
+                    join_pointer(n.at(keyword), index),
+                    label,
+                )
+
+    # -- output schemas (responses) -------------------------------------------------------------------
+
+    def compare_output(self, old: JSON, old_pointer: str, new: JSON, new_pointer: str, label: str = "") -> None:
+        pair = self._nodes(old, old_pointer, new, new_pointer)
+        if pair is None:
+            return
+        o, n = pair
+        if o.types != n.types and not accepts(o.types, n.types):
+            data = {"old": type_label(o.types), "new": type_label(n.types)}
+            message = (
+                f"{self._what(label, output=True)} changed type from `{data['old']}` to `{data['new']}`; "
+                "callers that read it may break"
+            )
+            self._add("SL915", message, "new", n.at("type") if "type" in n.schema else n.pointer, label, **data)
+        old_values, new_values = enum_values(o.schema), enum_values(n.schema)
+        if old_values is not None and old_values != new_values:
+            added = [] if new_values is None else [v for k, v in new_values.items() if k not in old_values]
+            if new_values is None or added:
+                what = "is no longer limited to its enum" if new_values is None else f"may now be {show(added)}"
+                message = f"{self._what(label, output=True)} {what}; callers that switch over the values may break"
+                where = n.at("enum") if "enum" in n.schema else n.pointer
+                data = {
+                    "old": list(old_values.values()),
+                    "new": None if new_values is None else list(new_values.values()),
+                }
+                self._add("SL915", message, "new", where, label, severity=Severity.WARNING, **data)
+        old_props, new_props = _properties(o.schema), _properties(n.schema)
+        old_required, new_required = _required(o.schema), _required(n.schema)
+        for name, old_child in old_props.items():
+            child = f"{label}.{name}" if label else name
+            if name not in new_props:
+                message = f"{self._what(child, output=True)} was removed; callers that read it break"
+                where = join_pointer(o.at("properties"), name)
+                self._add("SL915", message, "old", where, child, key=True, old=old_child, new=None)
+                continue
+            new_where = join_pointer(n.at("properties"), name)
+            if name in old_required and name not in new_required:
+                message = (
+                    f"{self._what(child, output=True)} is no longer required; callers that read it may find it missing"
+                )
+                self._add("SL915", message, "new", new_where, child, key=True, old="required", new="optional")
+            self.compare_output(old_child, join_pointer(o.at("properties"), name), new_props[name], new_where, child)
+        old_items, new_items = o.schema.get("items"), n.schema.get("items")
+        if isinstance(old_items, Mapping) and isinstance(new_items, Mapping):
+            self.compare_output(old_items, o.at("items"), new_items, n.at("items"), f"{label}[]" if label else "[]")

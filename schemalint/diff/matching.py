@@ -1,0 +1,132 @@
+"""Pairing the old tools with the new ones: by name, then unmatched pairs with near-identical schemas
+are a rename rather than a removal plus an addition."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+from schemalint.diff.compare import canonical
+from schemalint.model import JSON, Tool
+
+#: schema keys that say nothing about what a call looks like
+_PROSE_KEYS = frozenset({"description", "title", "examples", "$comment"})
+#: share of identical schema facts (Dice) for two differently named tools to count as one renamed tool
+RENAME_SCHEMA_SIMILARITY = 0.8
+#: ... or a lower share when the descriptions are near-identical too
+RENAME_SCHEMA_SIMILARITY_WITH_DESCRIPTION = 0.6
+RENAME_DESCRIPTION_SIMILARITY = 0.8
+#: a schema with fewer facts than this is weak evidence alone; descriptions must agree too
+_FEW_FACTS = 4
+
+
+@dataclass(frozen=True)
+class Pairing:
+    old: Tool
+    new: Tool
+    renamed: bool
+    similarity: float = 1.0
+
+
+@dataclass
+class Matching:
+    pairs: list[Pairing]
+    removed: list[Tool]
+    added: list[Tool]
+
+
+def _facts(value: JSON, path: str = "") -> Iterator[str]:
+    """Leaf facts `path=value` of a schema, list positions ignored, prose left out."""
+    stack: list[tuple[str, JSON]] = [(path, value)]
+    while stack:
+        where, node = stack.pop()
+        if isinstance(node, Mapping):
+            if not node:
+                yield f"{where}={{}}"
+            for key, child in node.items():
+                if key not in _PROSE_KEYS:
+                    stack.append((f"{where}/{key}", child))
+        elif isinstance(node, list):
+            if not node:
+                yield f"{where}=[]"
+            stack.extend((f"{where}/*", child) for child in node)
+        else:
+            yield f"{where}={canonical(node)}"
+
+
+def fingerprint(tool: Tool) -> frozenset[str]:
+    facts = set(_facts(tool.parameters if tool.parameters is not None else {}, "in"))
+    if tool.output_schema is not None:
+        facts.update(_facts(tool.output_schema, "out"))
+    return frozenset(facts)
+
+
+def schema_similarity(a: frozenset[str], b: frozenset[str]) -> float:
+    """Dice coefficient of the two fact sets: 1.0 for identical schemas."""
+    if not a and not b:
+        return 1.0
+    return 2 * len(a & b) / (len(a) + len(b))
+
+
+def description_similarity(a: str | None, b: str | None) -> float:
+    if not a or not b:
+        return 1.0 if a == b else 0.0
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    if matcher.real_quick_ratio() < RENAME_DESCRIPTION_SIMILARITY:
+        return matcher.real_quick_ratio()
+    return matcher.ratio()
+
+
+def match_tools(old_tools: Sequence[Tool], new_tools: Sequence[Tool]) -> Matching:
+    """Pairs by name (in order, so duplicated names pair up one by one), then renames."""
+    by_name: dict[str, list[Tool]] = {}
+    for tool in new_tools:
+        if tool.name is not None:
+            by_name.setdefault(tool.name, []).append(tool)
+    pairs: list[Pairing] = []
+    removed: list[Tool] = []
+    for tool in old_tools:
+        candidates = by_name.get(tool.name or "", [])  # unnamed tools are SL201/SL103's business
+        if tool.name is not None and candidates:
+            pairs.append(Pairing(tool, candidates.pop(0), renamed=False))
+        elif tool.name is not None:
+            removed.append(tool)
+    paired_new = {id(p.new) for p in pairs}
+    added = [t for t in new_tools if t.name is not None and id(t) not in paired_new]
+    renames = _renames(removed, added)
+    renamed_old = {id(p.old) for p in renames}
+    renamed_new = {id(p.new) for p in renames}
+    return Matching(
+        pairs + renames,
+        [t for t in removed if id(t) not in renamed_old],
+        [t for t in added if id(t) not in renamed_new],
+    )
+
+
+def _renames(removed: Sequence[Tool], added: Sequence[Tool]) -> list[Pairing]:
+    if not removed or not added:
+        return []
+    old_prints = [fingerprint(t) for t in removed]
+    new_prints = [fingerprint(t) for t in added]
+    candidates: list[tuple[float, float, int, int]] = []
+    for i, old in enumerate(removed):
+        for j, new in enumerate(added):
+            score = schema_similarity(old_prints[i], new_prints[j])
+            if score < RENAME_SCHEMA_SIMILARITY_WITH_DESCRIPTION:
+                continue
+            prose = description_similarity(old.description, new.description)
+            weak = min(len(old_prints[i]), len(new_prints[j])) < _FEW_FACTS or score < RENAME_SCHEMA_SIMILARITY
+            if weak and prose < RENAME_DESCRIPTION_SIMILARITY:
+                continue
+            candidates.append((score, prose, i, j))
+    out: list[Pairing] = []
+    used_old: set[int] = set()
+    used_new: set[int] = set()
+    for score, _, i, j in sorted(candidates, key=lambda c: (-(c[0] + c[1] / 10), c[2], c[3])):
+        if i in used_old or j in used_new:
+            continue
+        used_old.add(i)
+        used_new.add(j)
+        out.append(Pairing(removed[i], added[j], renamed=True, similarity=round(score, 3)))
+    return out

@@ -1,0 +1,35 @@
+from __future__ import annotations
+
+from schemalint.model import Severity
+from schemalint.rules.base import EngineRule, Scope
+
+
+class ConstraintTightened(EngineRule):
+    """
+    ## What it does
+    Reported by `schemalint diff`: an input schema accepts less than before without a type change.
+    Checked: `maximum`, `exclusiveMaximum`, `maxLength`, `maxItems`, `maxProperties` added or lowered;
+    `minimum`, `exclusiveMinimum`, `minLength`, `minItems`, `minProperties` added or raised; `pattern`,
+    `format`, `multipleOf` added or changed (a changed pattern cannot be proven wider, so it counts);
+    `uniqueItems` turned on; an `enum` added to a free parameter; `additionalProperties` (or
+    `unevaluatedProperties`) turned to `false`. Relaxing any of these is not reported.
+
+    ## Why is this bad?
+    Calls that were valid (a 200-character title, a page size of 100, an extra key) are now
+    rejected, and nothing in the call site changed.
+
+    ## Example
+    `"maxLength": 50` where the old schema had `"maxLength": 200`, or no limit.
+
+    ## Use instead
+    Tighten in a breaking release, or clamp/truncate on the server and document the limit.
+
+    ## Fix safety
+    No automatic fix.
+    """
+
+    code = "SL908"
+    slug = "constraint-tightened"
+    scope = Scope.CHANGE
+    severity = Severity.ERROR
+    summary = "maximum/minimum/maxLength/maxItems/pattern/format added or tightened"

@@ -1,0 +1,149 @@
+"""`schemalint diff` and `check --against` on a real (temporary) git repository, through the CLI."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from schemalint.cli import main
+
+from .conftest import base_tools
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.output
+
+
+def git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True)
+
+
+def write(path: Path, data: object) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A repository whose first commit holds tools.json (v1) and a README."""
+    monkeypatch.chdir(tmp_path)
+    for key in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
+        monkeypatch.delenv(key, raising=False)
+    git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, "config", "user.email", "dev@example.com")
+    git(tmp_path, "config", "user.name", "Dev")
+    git(tmp_path, "config", "commit.gpgsign", "false")
+    write(tmp_path / "tools.json", base_tools())
+    (tmp_path / "README.md").write_text("tools\n", encoding="utf-8")
+    git(tmp_path, "add", ".")
+    git(tmp_path, "commit", "-q", "-m", "v1")
+    return tmp_path
+
+
+def remove_last_tool(repo: Path) -> None:
+    write(repo / "tools.json", base_tools()[:2])
+
+
+def test_diff_git_ref_against_work_tree(repo: Path) -> None:
+    remove_last_tool(repo)
+    code, out = run("diff", "HEAD:tools.json", "tools.json")
+    assert code == 1, out
+    assert "HEAD:tools.json:" in out and "SL901 [error] tool `delete_branch` was removed" in out
+
+
+def test_diff_between_two_revisions_and_folders(repo: Path) -> None:
+    remove_last_tool(repo)
+    git(repo, "commit", "-q", "-am", "v2")
+    code, out = run("diff", "HEAD~1:", "main:", "--output-format", "json")
+    assert code == 1, out
+    [finding] = json.loads(out)
+    assert finding["code"] == "SL901" and finding["path"] == "HEAD~1:tools.json"
+    assert finding["data"] == {"tool": "delete_branch", "old": "delete_branch", "new": None}
+    assert run("diff", "HEAD:tools.json", "tools.json")[0] == 0
+
+
+def test_fail_on_and_select(repo: Path) -> None:
+    tools = base_tools()
+    tools[0]["description"] = "Lists issues; prefer search_issues for text queries."
+    write(repo / "tools.json", tools)
+    assert run("diff", "HEAD:tools.json", "tools.json")[0] == 0  # a warning, below the default fail-on
+    assert run("diff", "HEAD:tools.json", "tools.json", "--fail-on", "warning")[0] == 1
+    code, out = run("diff", "HEAD:tools.json", "tools.json", "--ignore", "SL909", "--fail-on", "info")
+    assert code == 0 and "All clear" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("nosuchref:tools.json", "tools.json"), "unknown git revision `nosuchref`"),
+        (("HEAD:missing.json", "tools.json"), "HEAD:missing.json: no such file or folder"),
+        (("missing.json", "tools.json"), "no such file or directory: missing.json"),
+    ],
+)
+def test_bad_inputs_are_one_line_errors(repo: Path, args: tuple[str, str], message: str) -> None:
+    code, out = run("diff", *args)
+    assert code == 2
+    assert message in out and "Traceback" not in out
+
+
+def test_outside_a_repository_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path.parent))
+    write(tmp_path / "tools.json", base_tools())
+    code, out = run("diff", "HEAD:tools.json", "tools.json")
+    assert code == 2 and "not a git repository" in out
+    code, out = run("check", "--against", "HEAD")
+    assert code == 2 and "not a git repository" in out
+
+
+def test_check_against_lints_changed_files_and_adds_breaking_changes(repo: Path) -> None:
+    remove_last_tool(repo)
+    write(repo / "extra" / "new_tools.json", [base_tools()[2]])  # untracked: its tool is not new overall
+    code, out = run("check", "--against", "HEAD", "--output-format", "json")
+    assert code == 0, out  # only warnings
+    findings = json.loads(out)
+    codes = {f["code"] for f in findings}
+    assert not codes & {"SL901", "SL916"}  # delete_branch moved to an untracked file: neither removed nor added
+    assert any(f["code"] == "SL303" for f in findings)  # the changed files are linted as well
+    assert {f["path"] for f in findings} <= {"tools.json", "extra/new_tools.json"}
+
+
+def test_check_against_reports_removals_in_the_old_version(repo: Path) -> None:
+    remove_last_tool(repo)
+    code, out = run("check", "--against", "HEAD", "--select", "SL9", "--output-format", "json")
+    assert code == 1
+    [finding] = json.loads(out)
+    assert (finding["code"], finding["path"]) == ("SL901", "HEAD:tools.json")
+
+
+def test_check_against_with_no_changed_tool_files_is_clean(repo: Path) -> None:
+    (repo / "README.md").write_text("changed\n", encoding="utf-8")
+    code, out = run("check", "--against", "HEAD")
+    assert code == 0, out
+    assert "All clear: 0 file(s)" in out
+
+
+def test_check_against_staged_reads_the_index(repo: Path) -> None:
+    remove_last_tool(repo)
+    git(repo, "add", "tools.json")
+    write(repo / "tools.json", base_tools())  # unstaged: restores the tool in the work tree only
+    staged = json.loads(run("check", "--against", "HEAD", "--staged", "--select", "SL9", "--output-format", "json")[1])
+    work_tree = run("check", "--against", "HEAD", "--select", "SL9")
+    assert [f["code"] for f in staged] == ["SL901"]
+    assert work_tree[0] == 0
+    assert run("check", "--staged")[0] == 2
+
+
+def test_rule_docs_are_available() -> None:
+    code, out = run("rule", "SL903")
+    assert code == 0 and "[error, change]" in out and "## Why is this bad?" in out
+    code, out = run("rule", "tool-order-changed")
+    assert code == 0 and "cache misses" in out
