@@ -12,7 +12,7 @@ from pathlib import Path
 
 from schemalint.config import Config
 from schemalint.diagnostics import Diagnostic
-from schemalint.diff.compare import Change, SchemaView, ToolComparison, canonical, show
+from schemalint.diff.compare import Change, SchemaView, Side, ToolComparison, canonical, show
 from schemalint.diff.matching import Matching, Pairing, match_tools
 from schemalint.diff.sources import RawSource, SourceError, read_side
 from schemalint.engine import ConfigResolver, LintOptions, LintResult, RuleSet, SourceResult, load_source, locate
@@ -100,27 +100,24 @@ def compare_tools(old_tools: Sequence[Tool], new_tools: Sequence[Tool]) -> list[
     matching = match_tools(old_tools, new_tools)
     out: list[tuple[Change, str | None]] = []
     for tool in matching.removed:
-        change = Change(
-            "SL901",
-            f"tool `{tool.name}` was removed; calls to it fail",
-            "old",
-            tool.name_pointer or tool.pointer,
-            data={"tool": tool.name, "old": tool.name, "new": None},
-        )
-        out.append((_placed(change, tool, tool), tool.name))
+        out.append((_presence_change(tool, removed=True), tool.name))
     for tool in matching.added:
-        change = Change(
-            "SL916",
-            f"new tool `{tool.name}`",
-            "new",
-            tool.name_pointer or tool.pointer,
-            data={"tool": tool.name, "old": None, "new": tool.name},
-        )
-        out.append((_placed(change, tool, tool), tool.name))
+        out.append((_presence_change(tool, removed=False), tool.name))
     for pairing in matching.pairs:
         out.extend((_placed(c, pairing.old, pairing.new), pairing.new.name) for c in _pair_changes(pairing))
     out.extend(_order_changes(matching))
     return out
+
+
+def _presence_change(tool: Tool, removed: bool) -> Change:
+    """SL901 at the name in the old file, or SL916 at the name in the new file."""
+    pointer = tool.name_pointer or tool.pointer
+    if removed:
+        message = f"tool `{tool.name}` was removed; calls to it fail"
+        data = {"tool": tool.name, "old": tool.name, "new": None}
+        return Change("SL901", message, "old", pointer, data=data, path=tool.path)
+    data = {"tool": tool.name, "old": None, "new": tool.name}
+    return Change("SL916", f"new tool `{tool.name}`", "new", pointer, data=data, path=tool.path)
 
 
 def _placed(change: Change, old: Tool, new: Tool) -> Change:
@@ -145,7 +142,7 @@ def _pair_changes(pairing: Pairing) -> list[Change]:
         )
     if old.description != new.description:
         verb = "added" if old.description is None else "removed" if new.description is None else "changed"
-        side = "old" if new.description is None else "new"
+        side: Side = "old" if new.description is None else "new"
         holder = old if side == "old" else new
         changes.append(
             Change(
@@ -220,7 +217,7 @@ def _annotation_change(old: Tool, new: Tool) -> Change | None:
     message = f"`{name}`: annotations changed ({details})"
     if reasons:
         message += f": {' and '.join(reasons)}; clients that auto-approve it must ask again"
-    side = "new" if new.annotations_pointer is not None or old.annotations_pointer is None else "old"
+    side: Side = "new" if new.annotations_pointer is not None or old.annotations_pointer is None else "old"
     holder = new if side == "new" else old
     return Change(
         "SL914",

@@ -29,10 +29,24 @@ def _under(path: Path, folders: Sequence[Path]) -> bool:
     return any(path == folder or folder in path.parents for folder in folders)
 
 
+#: git's empty tree: what HEAD stands for before the first commit
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
+
+def _resolve(ref: str, root: Path) -> str:
+    try:
+        check_ref(ref, root)
+    except SourceError:
+        if ref != "HEAD" or run_git(["rev-list", "-n", "1", "--all"], root).strip():
+            raise
+        return EMPTY_TREE  # an unborn branch (the first commit): every file is new
+    return ref
+
+
 def lint_against(ref: str, paths: Sequence[str], options: LintOptions, staged: bool = False) -> LintResult:
     """Lint findings for the changed tool files under `paths`, plus the changes since `ref`."""
     root = repository_root()
-    check_ref(ref, root)
+    ref = _resolve(ref, root)
     resolver = ConfigResolver(options)
     folders = [Path(p).resolve() for p in (paths or (".",))]
     present_at_ref = set(_tree_files(ref, root))

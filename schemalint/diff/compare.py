@@ -412,12 +412,12 @@ class ToolComparison:
             return
         o, n = pair
         if o.types != n.types and not accepts(o.types, n.types):
-            data = {"old": type_label(o.types), "new": type_label(n.types)}
+            types = {"old": type_label(o.types), "new": type_label(n.types)}
             message = (
-                f"{self._what(label, output=True)} changed type from `{data['old']}` to `{data['new']}`; "
+                f"{self._what(label, output=True)} changed type from `{types['old']}` to `{types['new']}`; "
                 "callers that read it may break"
             )
-            self._add("SL915", message, "new", n.at("type") if "type" in n.schema else n.pointer, label, **data)
+            self._add("SL915", message, "new", n.at("type") if "type" in n.schema else n.pointer, label, **types)
         old_values, new_values = enum_values(o.schema), enum_values(n.schema)
         if old_values is not None and old_values != new_values:
             added = [] if new_values is None else [v for k, v in new_values.items() if k not in old_values]
@@ -425,7 +425,7 @@ class ToolComparison:
                 what = "is no longer limited to its enum" if new_values is None else f"may now be {show(added)}"
                 message = f"{self._what(label, output=True)} {what}; callers that switch over the values may break"
                 where = n.at("enum") if "enum" in n.schema else n.pointer
-                data = {
+                data: dict[str, Any] = {
                     "old": list(old_values.values()),
                     "new": None if new_values is None else list(new_values.values()),
                 }

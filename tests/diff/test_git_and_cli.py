@@ -147,3 +147,23 @@ def test_rule_docs_are_available() -> None:
     assert code == 0 and "[error, change]" in out and "## Why is this bad?" in out
     code, out = run("rule", "tool-order-changed")
     assert code == 0 and "cache misses" in out
+
+
+def test_first_commit_has_nothing_to_compare_with(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    git(tmp_path, "init", "-q")
+    write(tmp_path / "tools.json", base_tools())
+    git(tmp_path, "add", "tools.json")
+    code, out = run("check", "--against", "HEAD", "--staged", "--select", "SL9", "--output-format", "json")
+    assert code == 0, out
+    assert {f["code"] for f in json.loads(out)} == {"SL916"}
+    assert run("check", "--against", "main~3")[0] == 2
+
+
+def test_pre_commit_hook_compares_staged_files_with_head() -> None:
+    from ruamel.yaml import YAML
+
+    hooks = YAML(typ="safe").load((Path(__file__).resolve().parents[2] / ".pre-commit-hooks.yaml").read_text())
+    [hook] = [h for h in hooks if h["id"] == "schemalint-breaking"]
+    assert hook["pass_filenames"] is False
+    assert hook["entry"].split()[1:] == ["check", "--against", "HEAD", "--staged", "--select", "SL9"]
