@@ -14,12 +14,12 @@ from schemalint.loaders import LoadError
 from schemalint.loaders.jsonyaml import (
     MAX_DEPTH,
     MAX_YAML_NODES,
+    JsonOffsets,
     LineIndex,
     decode_source,
     load_json,
     load_yaml,
     parse_yaml_events,
-    scan_json,
 )
 from schemalint.model import Span
 
@@ -202,22 +202,59 @@ def test_json_scalar_root():
     assert document.positions.locate("") == Span(1, 3, 1, 10)
 
 
-def test_json_positions_are_lazy(monkeypatch):
+def test_json_positions_index_only_the_containers_on_the_path(monkeypatch):
     import schemalint.loaders.jsonyaml as module
 
-    calls = []
-    real_scan = module.scan_json
-    monkeypatch.setattr(module, "scan_json", lambda text, **kw: calls.append(1) or real_scan(text, **kw))
-    document = load_json('{"a": 1}', "f")
-    assert calls == []
-    document.positions.locate("/a")
-    document.positions.locate("")
-    assert calls == [1]
+    indexed: list[int] = []
+    real = module.JsonOffsets._members_of
+    monkeypatch.setattr(
+        module.JsonOffsets, "_members_of", lambda self, start: indexed.append(start) or real(self, start)
+    )
+    text = '{"a": {"x": [1, 2]}, "b": {"y": {"z": 3}}}'
+    document = load_json(text, "f")
+    assert indexed == []  # nothing is scanned until a position is asked for
+    document.positions.locate("/b/y/z")
+    assert sorted(indexed) == [0, text.index('{"y"'), text.index('{"z"')]
+    assert text.index('{"x"') not in indexed
 
 
-def test_scan_json_covers_every_value_pointer():
-    text = json.dumps({"a": [{"b": None, "c": [[], {}]}], "d~": {"e/": "f"}}, indent=1)
-    assert set(scan_json(text)) == {"", "/a", "/a/0", "/a/0/b", "/a/0/c", "/a/0/c/0", "/a/0/c/1", "/d~0", "/d~0/e~1"}
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"a": [{"b": None, "c": [[], {}]}], "d~": {"e/": "f"}, "": {"": 1}, "g": '\\"[{'},
+        [1, "two", [3.5e10, -0, True], {"k": {"l": [{"m": []}]}}],
+        "scalar",
+    ],
+)
+@pytest.mark.parametrize("indent", [None, 0, 2, "\t"])
+def test_json_offsets_cover_every_value(data, indent):
+    """Every pointer of the data is found, its span parses back to the value, and a key span to the key."""
+    text = json.dumps(data, indent=indent, ensure_ascii=False)
+    offsets = JsonOffsets(text)
+    pending: list[tuple[str, object]] = [("", data)]
+    while pending:
+        pointer, value = pending.pop()
+        key_start, key_end, start, end = offsets.find(pointer)
+        assert json.loads(text[start:end]) == value, pointer
+        if pointer:
+            parent = pointer.rsplit("/", 1)[1].replace("~1", "/").replace("~0", "~")
+            if key_start >= 0:
+                assert json.loads(text[key_start:key_end]) == parent
+            else:
+                assert parent.isdigit()
+        if isinstance(value, dict):
+            pending += [(f"{pointer}/{k.replace('~', '~0').replace('/', '~1')}", v) for k, v in value.items()]
+        elif isinstance(value, list):
+            pending += [(f"{pointer}/{i}", v) for i, v in enumerate(value)]
+
+
+def test_json_offsets_refuse_non_canonical_array_indexes():
+    offsets = JsonOffsets("[[10, 11]]")
+    assert offsets.find("/0/1") is not None
+    assert offsets.find("/0/01") is None
+    assert offsets.find("/0/-1") is None
+    assert offsets.find("/0/²") is None
+    assert offsets.find("/0/1/0") is None
 
 
 # -- JSON errors --------------------------------------------------------------------------------------

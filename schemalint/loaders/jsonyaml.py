@@ -27,10 +27,11 @@ from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
 from itertools import accumulate
+from json.decoder import scanstring
 from typing import Any
 
 from schemalint.loaders import Document, LoadError
-from schemalint.model import JSON, Span, escape_pointer_token
+from schemalint.model import JSON, Span, escape_pointer_token, split_pointer
 
 #: Deepest nesting of objects/arrays (mappings/sequences) a loader accepts; the root container is level 1.
 MAX_DEPTH = 500
@@ -75,22 +76,15 @@ def _position_in(text: str, offset: int) -> tuple[int, int]:
 
 
 class OffsetPositions:
-    """`PositionIndex` over a table of character offsets, built eagerly or on the first `locate()`."""
+    """`PositionIndex` over character offsets: `find(pointer)` gives a value's `OffsetSpan`."""
 
-    def __init__(self, text: str, spans: SpanTable | None = None, build: Callable[[], SpanTable] | None = None):
-        if spans is None and build is None:
-            raise ValueError("OffsetPositions needs spans or a build function")
+    def __init__(self, text: str, find: Callable[[str], OffsetSpan | None]) -> None:
         self._text = text
-        self._spans = spans
-        self._build = build
+        self._find = find
         self._lines: LineIndex | None = None
 
     def locate(self, pointer: str, key: bool = False) -> Span | None:
-        if self._spans is None:
-            assert self._build is not None
-            self._spans = self._build()
-            self._build = None
-        entry = self._spans.get(pointer)
+        entry = self._find(pointer)
         if entry is None:
             return None
         key_start, key_end, start, end = entry
@@ -199,7 +193,6 @@ _JSON_TOKEN = re.compile(
     r"|([}\]])"
     r'|([^\s{}\[\]:,"]+)'
 )
-_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _DEPTH_STEPS = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")  # +1 / -1 as signed bytes
 
@@ -208,13 +201,22 @@ class _DuplicateKey(Exception):
     pass
 
 
-class _ScanProblem(Exception):
+class _Problem(Exception):
+    """A refused input at a character offset (raised by the YAML builder, returned by the JSON scan)."""
+
     def __init__(self, message: str, offset: int, first_offset: int = -1) -> None:
         super().__init__(message)
         self.message = message
         self.offset = offset
         #: for a duplicate key, where the key was first defined
         self.first_offset = first_offset
+
+    def to_load_error(self, text: str) -> LoadError:
+        message = self.message
+        if self.first_offset >= 0:
+            line, column = _position_in(text, self.first_offset)
+            message += f" (first defined at line {line} column {column})"
+        return _error_at(text, message, self.offset)
 
 
 def _reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -246,71 +248,124 @@ def _json_literal_problem(token: str) -> str | None:
     return None
 
 
-def scan_json(text: str, *, diagnose: bool = False) -> SpanTable:
-    """The offset span of every value in a JSON text, by pointer; one linear scan, no recursion.
+def first_json_problem(text: str) -> _Problem | None:
+    """The first duplicate key, non-finite or oversized number, or nesting past MAX_DEPTH, in text order.
 
-    Expects text that `json.loads` accepted, except in `diagnose` mode, where it raises
-    `_ScanProblem` at the first duplicate key, non-finite or oversized number, or nesting past
-    `MAX_DEPTH` (in text order) so that an error found by `json.loads` can be given a position.
+    Used only once `json.loads` has refused a text (its hooks and recursion errors carry no
+    position); one linear token scan with an explicit stack.
     """
-    spans: SpanTable = {}
-    # one frame per open container: (its pointer, key_start, key_end, start, parent's in_array, parent's index)
-    stack: list[tuple[str, int, int, int, bool, int]] = []
-    base = ""  # pointer of the innermost open container
-    in_array = False  # whether that container is an array
-    index = 0  # its next element index when it is an array
-    pointer = ""  # inside an object: pointer of the member whose key was read last
-    key_start = key_end = -1
+    # per open container: for an object, where each of its keys was first seen; None for an array
+    stack: list[dict[str, int] | None] = []
     for match in _JSON_TOKEN.finditer(text):
         kind = match.lastindex
         if kind == 1:  # a key
             token = match.group(1)
             key = json.loads(token) if "\\" in token else token[1:-1]
-            pointer = base + "/" + (escape_pointer_token(key) if "~" in key or "/" in key else key)
-            key_start, key_end = match.span(1)
-            if pointer in spans:  # the first member with this key is complete by now
-                raise _ScanProblem(f"duplicate key {json.dumps(key, ensure_ascii=False)}", key_start, spans[pointer][0])
-            continue
-        if kind == 4:  # a container closes
+            keys = stack[-1] if stack else None
+            if keys is not None:
+                if key in keys:
+                    return _Problem(f"duplicate key {json.dumps(key, ensure_ascii=False)}", match.start(1), keys[key])
+                keys[key] = match.start(1)
+        elif kind == 3:  # a container opens
+            if len(stack) >= MAX_DEPTH:
+                return _Problem(f"nesting deeper than {MAX_DEPTH} levels", match.start())
+            stack.append({} if match.group(3) == "{" else None)
+        elif kind == 4:  # a container closes
             if not stack:
                 break
-            own_pointer, own_key_start, own_key_end, start, in_array, index = stack.pop()
-            spans[own_pointer] = (own_key_start, own_key_end, start, match.end())
-            base = stack[-1][0] if stack else ""
-            continue
-        # a value starts: its pointer comes from the enclosing array or from the key just read
-        if in_array:
-            value_pointer = f"{base}/{index}"
-            index += 1
-            value_key_start = value_key_end = -1
-        elif stack:
-            value_pointer, value_key_start, value_key_end = pointer, key_start, key_end
-        else:
-            value_pointer, value_key_start, value_key_end = "", -1, -1
-        if kind == 3:  # a container opens
-            if len(stack) >= MAX_DEPTH:
-                raise _ScanProblem(f"nesting deeper than {MAX_DEPTH} levels", match.start())
-            stack.append((value_pointer, value_key_start, value_key_end, match.start(), in_array, index))
-            base = value_pointer
-            in_array = match.group(3) == "["
-            index = 0
-            continue
-        if diagnose and kind == 5:
+            stack.pop()
+        elif kind == 5:  # a number or literal
             problem = _json_literal_problem(match.group(5))
             if problem:
-                raise _ScanProblem(problem, match.start())
-        spans[value_pointer] = (value_key_start, value_key_end, match.start(), match.end())
-    return spans
+                return _Problem(problem, match.start())
+    return None
 
 
 def _nesting_exceeds_limit(text: str) -> bool:
-    """Whether valid JSON text nests deeper than MAX_DEPTH; C-speed, no token loop."""
+    """Whether JSON text that json.loads accepted nests deeper than MAX_DEPTH; C-speed string operations only."""
     if text.count("[") + text.count("{") <= MAX_DEPTH:
         return False
-    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))  # brackets inside strings do not nest
+    # drop escaped backslashes, then escaped quotes: every '"' left delimits a string
+    unescaped = text.replace("\\\\", "").replace('\\"', "")
+    outside_strings = "".join(unescaped.split('"')[::2])  # brackets inside strings do not nest
     steps = array("b")
-    steps.frombytes(brackets.encode("ascii").translate(_DEPTH_STEPS))
+    steps.frombytes(_NOT_BRACKET.sub("", outside_strings).encode("ascii").translate(_DEPTH_STEPS))
     return max(accumulate(steps), default=0) > MAX_DEPTH
+
+
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")
+_JSON_COLON = re.compile(r"[ \t\n\r]*:[ \t\n\r]*")
+_ARRAY_INDEX = re.compile(r"(?:0|[1-9][0-9]*)\Z")
+
+
+class JsonOffsets:
+    """Where each value of a valid JSON text is, found on demand along the pointer asked for.
+
+    Each container on the path is indexed once (its direct members' key and value offsets); the
+    members' extents come from the C decoder (`raw_decode` returns where a value ends), so the
+    Python-level work is proportional to the containers visited, not to the file. Locating every
+    value of a document costs about one `json.loads` per nesting level; locating one value in a
+    10,000-tool file costs about one `json.loads`.
+    """
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._skip_value = json.JSONDecoder().raw_decode
+        self._members: dict[int, dict[str, OffsetSpan] | list[OffsetSpan] | None] = {}
+        start = _JSON_SPACE.match(text).end()  # type: ignore[union-attr]
+        self._root: OffsetSpan = (-1, -1, start, len(text.rstrip(" \t\n\r")))
+
+    def find(self, pointer: str) -> OffsetSpan | None:
+        entry = self._root
+        for token in split_pointer(pointer):
+            members = self._members_of(entry[2])
+            if isinstance(members, dict):
+                found = members.get(token)
+            elif members is not None and _ARRAY_INDEX.match(token) and int(token) < len(members):
+                found = members[int(token)]
+            else:
+                found = None
+            if found is None:
+                return None
+            entry = found
+        return entry
+
+    def _members_of(self, start: int) -> dict[str, OffsetSpan] | list[OffsetSpan] | None:
+        if start not in self._members:
+            opening = self._text[start]
+            if opening == "{":
+                self._members[start] = self._object_members(start)
+            elif opening == "[":
+                self._members[start] = self._array_members(start)
+            else:
+                self._members[start] = None
+        return self._members[start]
+
+    def _object_members(self, start: int) -> dict[str, OffsetSpan]:
+        text, skip_value, space, colon = self._text, self._skip_value, _JSON_SPACE.match, _JSON_COLON.match
+        members: dict[str, OffsetSpan] = {}
+        position = space(text, start + 1).end()  # type: ignore[union-attr]
+        while text[position] == '"':
+            key, key_end = scanstring(text, position + 1)
+            value_start = colon(text, key_end).end()  # type: ignore[union-attr]
+            value_end = skip_value(text, value_start)[1]
+            members[key] = (position, key_end, value_start, value_end)
+            position = space(text, value_end).end()  # type: ignore[union-attr]
+            if text[position] == ",":
+                position = space(text, position + 1).end()  # type: ignore[union-attr]
+        return members
+
+    def _array_members(self, start: int) -> list[OffsetSpan]:
+        text, skip_value, space = self._text, self._skip_value, _JSON_SPACE.match
+        elements: list[OffsetSpan] = []
+        position = space(text, start + 1).end()  # type: ignore[union-attr]
+        while text[position] != "]":
+            value_end = skip_value(text, position)[1]
+            elements.append((-1, -1, position, value_end))
+            position = space(text, value_end).end()  # type: ignore[union-attr]
+            if text[position] == ",":
+                position = space(text, position + 1).end()  # type: ignore[union-attr]
+        return elements
 
 
 def _error_at(text: str, message: str, offset: int) -> LoadError:
@@ -319,19 +374,11 @@ def _error_at(text: str, message: str, offset: int) -> LoadError:
 
 
 def _locate_json_problem(text: str, fallback: str) -> LoadError:
-    """The first problem in text order, with its position, for an error json.loads raised."""
-    try:
-        scan_json(text, diagnose=True)
-    except _ScanProblem as problem:
-        return _error_at(text, _with_first_definition(text, problem.message, problem.first_offset), problem.offset)
-    return LoadError(fallback)
-
-
-def _with_first_definition(text: str, message: str, first_offset: int) -> str:
-    if first_offset < 0:
-        return message
-    line, column = _position_in(text, first_offset)
-    return f"{message} (first defined at line {line} column {column})"
+    """The error json.loads raised, placed: the first problem in text order, with its position."""
+    problem = first_json_problem(text)
+    if problem is None:
+        return LoadError(fallback)
+    return problem.to_load_error(text)
 
 
 def load_json(text: str, path: str) -> Document:
@@ -360,7 +407,7 @@ def load_json(text: str, path: str) -> Document:
     if _nesting_exceeds_limit(text):
         raise _locate_json_problem(text, f"nesting deeper than {MAX_DEPTH} levels")
     return Document(
-        path=path, text=text, data=data, format="json", positions=OffsetPositions(text, build=lambda: scan_json(text))
+        path=path, text=text, data=data, format="json", positions=OffsetPositions(text, JsonOffsets(text).find)
     )
 
 
@@ -380,14 +427,6 @@ _INT_OCTAL = re.compile(r"0o[0-7]+\Z")
 _INT_HEX = re.compile(r"0x[0-9a-fA-F]+\Z")
 _FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
 _FLOAT_SPECIAL = re.compile(r"[-+]?\.(?:inf|Inf|INF)\Z|\.(?:nan|NaN|NAN)\Z")
-
-
-class _YamlProblem(Exception):
-    def __init__(self, message: str, offset: int, first_offset: int = -1) -> None:
-        super().__init__(message)
-        self.message = message
-        self.offset = offset
-        self.first_offset = first_offset
 
 
 def _core_scalar(text: str) -> JSON:
@@ -503,7 +542,7 @@ class _YamlBuilder:
     def _count(self, nodes: int, offset: int) -> None:
         self.nodes += nodes
         if self.nodes > MAX_YAML_NODES:
-            raise _YamlProblem(f"document expands to more than {MAX_YAML_NODES:,} nodes (alias bomb?)", offset)
+            raise _Problem(f"document expands to more than {MAX_YAML_NODES:,} nodes (alias bomb?)", offset)
 
     def _scalar(self, event: Any) -> None:
         start, end = event.start_mark.index, event.end_mark.index
@@ -518,7 +557,7 @@ class _YamlBuilder:
             else:
                 raise _ValueProblem(f"tag {_display_tag(tag)} is not allowed (safe YAML: core schema tags only)")
         except _ValueProblem as problem:
-            raise _YamlProblem(str(problem), start) from None
+            raise _Problem(str(problem), start) from None
         self._count(1, start)
         is_merge_key = event.value == "<<" and tag is None and event.style is None
         self._place(value, 1, start, end, event.anchor, is_merge_key)
@@ -527,9 +566,9 @@ class _YamlBuilder:
         start, end = event.start_mark.index, event.end_mark.index
         name = event.anchor
         if name in self.open_anchors:
-            raise _YamlProblem(f"alias *{name} refers to a node that contains it (recursive alias)", start)
+            raise _Problem(f"alias *{name} refers to a node that contains it (recursive alias)", start)
         if name not in self.anchors:
-            raise _YamlProblem(f"alias *{name} is not defined", start)
+            raise _Problem(f"alias *{name} is not defined", start)
         value, size = self.anchors[name]
         self._count(size, start)
         self._place(value, size, start, end, None, False)
@@ -539,9 +578,9 @@ class _YamlBuilder:
         tag = event.tag
         expected = f"{_CORE}map" if is_mapping else f"{_CORE}seq"
         if tag is not None and tag != "!" and tag != expected:
-            raise _YamlProblem(f"tag {_display_tag(tag)} is not allowed (safe YAML: core schema tags only)", start)
+            raise _Problem(f"tag {_display_tag(tag)} is not allowed (safe YAML: core schema tags only)", start)
         if len(self.stack) >= MAX_DEPTH:
-            raise _YamlProblem(f"nesting deeper than {MAX_DEPTH} levels", start)
+            raise _Problem(f"nesting deeper than {MAX_DEPTH} levels", start)
         pointer, key_start, key_end = self._member_pointer(start)
         data: dict[str, JSON] | list[JSON] = {} if is_mapping else []
         container = _Container(data, pointer, (key_start, key_end), start)
@@ -589,7 +628,7 @@ class _YamlBuilder:
         if isinstance(parent.data, list):
             return f"{parent.pointer}/{len(parent.data)}", -1, -1
         if parent.key is None:
-            raise _YamlProblem("mapping keys must be scalars (strings, numbers, booleans or null)", start)
+            raise _Problem("mapping keys must be scalars (strings, numbers, booleans or null)", start)
         key, key_start, key_end, _ = parent.key
         return parent.pointer + "/" + escape_pointer_token(key), key_start, key_end
 
@@ -619,11 +658,11 @@ class _YamlBuilder:
             return
         if parent.key is None:  # this value is a key
             if isinstance(value, (dict, list)):
-                raise _YamlProblem("mapping keys must be scalars (strings, numbers, booleans or null)", start)
+                raise _Problem("mapping keys must be scalars (strings, numbers, booleans or null)", start)
             key = _key_text(value)
             if key in data or (is_merge_key and parent.merges):
                 first = self.spans.get(parent.pointer + "/" + escape_pointer_token(key), (-1,))[0]
-                raise _YamlProblem(f"duplicate key {json.dumps(key, ensure_ascii=False)}", start, first)
+                raise _Problem(f"duplicate key {json.dumps(key, ensure_ascii=False)}", start, first)
             parent.key = (key, start, end, is_merge_key)
             return
         key, key_start, key_end, merge = parent.key
@@ -631,7 +670,7 @@ class _YamlBuilder:
         if merge:
             sources = value if isinstance(value, list) else [value]
             if not all(isinstance(source, dict) for source in sources):
-                raise _YamlProblem("a << merge key needs a mapping or a list of mappings", start)
+                raise _Problem("a << merge key needs a mapping or a list of mappings", start)
             parent.merges.extend((source, start, end) for source in sources)
             return
         if not span_recorded:
@@ -698,10 +737,8 @@ def load_yaml(text: str, path: str) -> Document:
     builder = _YamlBuilder()
     try:
         data = builder.build(parse_yaml_events(text))
-    except _YamlProblem as problem:
-        raise _error_at(
-            text, _with_first_definition(text, problem.message, problem.first_offset), problem.offset
-        ) from None
+    except _Problem as problem:
+        raise problem.to_load_error(text) from None
     except MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         message = _one_line(" ".join(part for part in (error.context, error.problem) if part) or str(error))
@@ -718,6 +755,4 @@ def load_yaml(text: str, path: str) -> Document:
         raise LoadError(f"nesting too deep to parse (limit {MAX_DEPTH} levels)") from None
     if not builder.has_document:
         raise LoadError("empty file (no YAML document)")
-    return Document(
-        path=path, text=text, data=data, format="yaml", positions=OffsetPositions(text, spans=builder.spans)
-    )
+    return Document(path=path, text=text, data=data, format="yaml", positions=OffsetPositions(text, builder.spans.get))

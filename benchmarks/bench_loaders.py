@@ -1,0 +1,117 @@
+"""Speed of the JSON/YAML loaders on generated tool files (no corpus needed).
+
+Run: python benchmarks/bench_loaders.py [--repeat 5] [--tools 10000] [--yaml-tools 1000]
+
+Prints median wall and CPU times over --repeat runs for: decoding the bytes, `load_json` (the C
+json module plus duplicate-key and depth checks), the first `locate()` (which indexes the
+containers on its path), locating two values in every tool, a later `locate()`, and `load_yaml`
+(data and positions in one pass) on a smaller YAML file, plus the memory of the position index.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from _generate import make_tool
+
+from schemalint.loaders.jsonyaml import decode_source, load_json, load_yaml
+
+
+def median_seconds(action: Callable[[], Any], repeat: int) -> tuple[float, float]:
+    """Median wall and CPU seconds (CPU time is the steadier number on a busy machine)."""
+    wall, cpu = [], []
+    for _ in range(repeat):
+        started, started_cpu = time.perf_counter(), time.process_time()
+        action()
+        wall.append(time.perf_counter() - started)
+        cpu.append(time.process_time() - started_cpu)
+    return statistics.median(wall), statistics.median(cpu)
+
+
+def show(label: str, seconds: tuple[float, float], scale: float = 1.0, unit: str = "s") -> None:
+    print(f"  {label:22}{seconds[0] * scale:9.3f} {unit} wall {seconds[1] * scale:9.3f} {unit} cpu")
+
+
+def tools_json(count: int, indent: int | None) -> bytes:
+    rng = random.Random(7)
+    return json.dumps([make_tool(i, rng) for i in range(count)], indent=indent, ensure_ascii=False).encode()
+
+
+def tools_yaml(count: int) -> str:
+    import io
+
+    from ruamel.yaml import YAML
+
+    rng = random.Random(7)
+    stream = io.StringIO()
+    YAML(typ="safe", pure=True).dump([make_tool(i, rng) for i in range(count)], stream)
+    return stream.getvalue()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--tools", type=int, default=10_000)
+    parser.add_argument("--indent", type=int, default=None, help="JSON indent (default: compact, ~6 MB for 10k tools)")
+    parser.add_argument("--yaml-tools", type=int, default=1_000)
+    args = parser.parse_args()
+
+    raw = tools_json(args.tools, args.indent)
+    text = decode_source(raw, "bench.json")
+    last = f"/{args.tools - 1}/function/parameters/properties/limit/maximum"
+    print(f"JSON: {args.tools} tools, {len(raw) / 1e6:.1f} MB, median of {args.repeat}")
+    show("decode_source", median_seconds(lambda: decode_source(raw, "bench.json"), args.repeat))
+    show("json.loads (bare)", median_seconds(lambda: json.loads(text), args.repeat))
+    show("load_json", median_seconds(lambda: load_json(text, "bench.json"), args.repeat))
+
+    def first_locate() -> None:
+        document = load_json(text, "bench.json")
+        first_locate_times.append(median_seconds(lambda: document.positions.locate(last), 1))
+
+    first_locate_times: list[tuple[float, float]] = []
+    for _ in range(args.repeat):
+        first_locate()
+    walls, cpus = zip(*first_locate_times, strict=True)
+    show("first locate()", (statistics.median(walls), statistics.median(cpus)))
+
+    def locate_every_tool() -> None:
+        document = load_json(text, "bench.json")
+        for index in range(args.tools):
+            document.positions.locate(f"/{index}/function/name", key=True)
+            document.positions.locate(f"/{index}/function/parameters/required/0")
+
+    show("locate in every tool", median_seconds(locate_every_tool, args.repeat))
+    document = load_json(text, "bench.json")
+    document.positions.locate(last)
+    show("later locate()", median_seconds(lambda: document.positions.locate(last, key=True), 1000), 1e6, "µs")
+
+    tracemalloc.start()
+    document = load_json(text, "bench.json")
+    before, _ = tracemalloc.get_traced_memory()
+    document.positions.locate(last)
+    after, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    grown, peaked = (after - before) / 1e6, (peak - before) / 1e6
+    print(f"  position index        {grown:.1f} MB after one locate (peak {peaked:.1f} MB)")
+
+    yaml_text = tools_yaml(args.yaml_tools)
+    print(f"YAML: {args.yaml_tools} tools, {len(yaml_text.encode()) / 1e6:.2f} MB, median of {args.repeat}")
+    show("load_yaml", median_seconds(lambda: load_yaml(yaml_text, "bench.yaml"), args.repeat))
+    small = tools_yaml(10)
+    show("load_yaml (10 tools)", median_seconds(lambda: load_yaml(small, "bench.yaml"), 20), 1e3, "ms")
+
+
+if __name__ == "__main__":
+    main()
