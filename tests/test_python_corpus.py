@@ -22,6 +22,9 @@ BEYOND_DECORATORS = {
     "qdrant__mcp-server-qdrant__src__mcp_server_qdrant__mcp_server.py": 2,
     # 26 decorated plus mcp.add_tool(_dynamic_tool, name="test_dynamic_tool")
     "modelcontextprotocol__python-sdk__examples__servers__everything-server__mcp_everything_server__server.py": 27,
+    # low-level Server: literal Tool(name=..., inputSchema=Model.model_json_schema()) / inputSchema={...}
+    "modelcontextprotocol__servers__src__git__src__mcp_server_git__server.py": 12,
+    "modelcontextprotocol__servers__src__time__src__mcp_server_time__server.py": 2,
 }
 
 

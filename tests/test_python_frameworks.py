@@ -210,3 +210,19 @@ def test_framework_label(framework: str, tmp_path: Path) -> None:
     document = load_python(path.read_text(encoding="utf-8"), path.name)
     assert document.tools is not None
     assert {t.framework for t in document.tools} == {framework}
+
+
+def test_model_json_schema_of_same_file_models_equals_pydantic() -> None:
+    pytest.importorskip("mcp")
+    path = DATA / "pydantic_models.py"
+    module = _execute(path)
+    mine = static_tools(path)
+    real = {
+        "search_orders": module.SearchOrders.model_json_schema(),
+        "price_line": module.Line.model_json_schema(),
+    }
+    assert sorted(mine) == sorted(real)
+    for name, schema in real.items():
+        assert _differences(schema, mine[name]["parameters"]) == [], name
+    assert mine["search_orders"]["parameters"]["additionalProperties"] is False
+    assert "customerId" in mine["search_orders"]["parameters"]["properties"]

@@ -412,3 +412,100 @@ def test_prompts_and_resources_built_from_functions_are_not_tools() -> None:
         """
     )
     assert [t.name for t in document.tools] == ["greet_tool"]
+
+
+# -- literal tool definitions --------------------------------------------------------------------
+
+LITERALS = '''
+from enum import Enum
+from mcp import types
+from mcp.server.fastmcp import FastMCP
+from pydantic import BaseModel, Field
+
+mcp = FastMCP("mixed")
+ZONE = "UTC"
+
+
+class Names(str, Enum):
+    NOW = "get_now"
+
+
+class Shift(BaseModel):
+    hours: int = Field(description="Hours to add", ge=-12, le=12)
+
+
+@mcp.tool()
+def decorated(city: str) -> str:
+    """Weather for a city."""
+
+
+OPENAI_TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "lookup_order",
+            "description": "Find an order by id.",
+            "parameters": {"type": "object", "properties": {"order_id": {"type": "string"}}},
+        },
+    }
+]
+
+
+def list_tools() -> list[types.Tool]:
+    return [
+        types.Tool(
+            name=Names.NOW.value,
+            description=f"Current time; default zone {ZONE}.",
+            inputSchema={"type": "object", "properties": {"zone": {"type": "string"}}},
+            annotations=types.ToolAnnotations(readOnlyHint=True),
+        ),
+        types.Tool(name="shift_time", description="Shift a time.", inputSchema=Shift.model_json_schema()),
+    ]
+'''
+
+
+def test_literal_definitions_go_through_dialect_detection() -> None:
+    document = load(LITERALS)
+    names = [(t.name, t.dialect.value, t.index) for t in document.tools]
+    assert names == [
+        ("decorated", "python", 0),
+        ("lookup_order", "openai-chat", 1),
+        ("get_now", "mcp", 2),
+        ("shift_time", "mcp", 3),
+    ]
+    # one synthetic document: the decorated tool at /0, then each literal at its own index
+    assert [t.pointer for t in document.tools] == ["/0", "/1/0", "/2/0", "/2/1"]
+    for tool in document.tools:
+        assert tool.parameters_pointer is not None
+        assert resolve_pointer(document.data, tool.parameters_pointer) == tool.parameters
+    now = document.tools[2]
+    assert now.annotations == {"readOnlyHint": True}
+    assert now.description == "Current time; default zone {ZONE}."
+    shift = document.tools[3].parameters
+    assert shift["properties"]["hours"] == {
+        "description": "Hours to add",
+        "maximum": 12,
+        "minimum": -12,
+        "title": "Hours",
+        "type": "integer",
+    }
+    positions = document.positions
+    assert positions.locate("/1/0/function/name").line == line_of(LITERALS, '"name": "lookup_order"')
+    key = positions.locate("/1/0/function/parameters/properties/order_id", key=True)
+    assert key.line == line_of(LITERALS, '"order_id"')
+    assert positions.locate("/2/0/name", key=True).line == line_of(LITERALS, "name=Names.NOW.value")
+    assert positions.locate("/2/1/inputSchema/properties/hours", key=True).line == line_of(LITERALS, "hours: int")
+    notes = {finding.pointer: finding for _, finding in document.notes}
+    assert list(notes) == ["/2/0"]
+    assert "f-string" in notes["/2/0"].message and "{ZONE}" in notes["/2/0"].message
+
+
+def test_literals_that_are_not_tools_are_ignored() -> None:
+    document = load(
+        """
+        CONFIG = {"parameters": {"retries": 3}, "type": "function-ish"}
+        ITEMS = [{"name": "x", "value": 1}]
+        """
+    )
+    assert document.tools == []
+    assert document.data == []

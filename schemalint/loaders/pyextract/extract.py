@@ -10,6 +10,7 @@ import libcst as cst
 from schemalint.diagnostics import Finding
 from schemalint.loaders import Document, LoadError
 from schemalint.loaders.pyextract.frameworks import BuiltTool, RegistrationFinder, build_tool
+from schemalint.loaders.pyextract.literals import literal_tools, place
 from schemalint.loaders.pyextract.positions import PythonPositions
 from schemalint.loaders.pyextract.source import SourceModule
 from schemalint.model import Dialect, Tool
@@ -45,18 +46,13 @@ def extract_document(text: str, path: str) -> Document:
         built = build_tool(source, registration)
         _append(built, path, data, positions, tools, notes)
 
-    from schemalint.loaders.pyextract.literals import literal_tools
-
-    for literal in literal_tools(source, path, len(data)):
-        offset = len(data)
-        data.extend(literal.data)
-        for pointer, (key, value) in literal.spans.items():
-            positions.add(pointer, key, value)
-        for tool in literal.tools:
-            tool.index = len(tools)
-            tools.append(tool)
-        notes.extend(literal.notes)
-        assert offset + len(literal.data) == len(data)
+    for literal in literal_tools(source, path):
+        index = len(data)
+        data.append(literal.value)
+        for relative, (key, value) in literal.spans.items():
+            positions.add(f"/{index}{relative}", key, value)
+        notes.extend(place(literal, index, len(tools)))
+        tools.extend(literal.tools)
 
     return Document(path=path, text=text, data=data, format="python", positions=positions, tools=tools, notes=notes)
 

@@ -201,7 +201,7 @@ class SchemaBuilder:
             spec.required = False
         self._apply_default(spec, default or field_default, inner)
         if "title" not in schema and self._titled(inner):
-            schema["title"] = field_title(name)
+            schema["title"] = field_title(spec.name)
         return spec
 
     def _apply_default(

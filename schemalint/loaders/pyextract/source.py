@@ -50,6 +50,7 @@ class SourceModule:
         self._computed: dict[cst.CSTNode, CodeRange] = {}
         self._positioned: set[int] = set()
         self._pending: set[int] = set()
+        self._needs_body: set[int] = set()
         self._index()
 
     # -- indexing: a walk over statements only (expressions are visited where tools may be) -------
@@ -114,10 +115,17 @@ class SourceModule:
     # -- positions -------------------------------------------------------------------------------
 
     def activate(self, node: cst.CSTNode) -> None:
-        """Ask for positions inside the top-level statement holding `node` (computed lazily)."""
+        """Ask for positions inside the top-level statement holding `node` (computed lazily).
+
+        A top-level function asked for by itself only needs its decorators, signature and
+        docstring: its body is left out of the (costly) position pass.
+        """
         top = self.top_index.get(id(node))
-        if top is not None and top not in self._positioned:
-            self._pending.add(top)
+        if top is None or top in self._positioned:
+            return
+        self._pending.add(top)
+        if node is not self.module.body[top] or not isinstance(node, cst.FunctionDef):
+            self._needs_body.add(top)
 
     def _compute(self, tops: set[int]) -> None:
         provider = PositionProvider()
@@ -129,7 +137,10 @@ class SourceModule:
             )
             state.line = self._first_lines[top]
             state.column = 0
-            self.module.body[top]._codegen(state)
+            statement = self.module.body[top]
+            if top not in self._needs_body and isinstance(statement, cst.FunctionDef):
+                statement = _header_only(statement)
+            statement._codegen(state)
             self._positioned.add(top)
         self._computed.update(provider._computed)
 
@@ -141,6 +152,8 @@ class SourceModule:
             self._pending.clear()
             code_range = self._computed.get(node)
         if code_range is None:  # a node we did not anticipate: position the whole module once
+            self._needs_body.update(range(len(self.module.body)))
+            self._positioned.clear()
             self._compute(set(range(len(self.module.body))))
             code_range = self._computed.get(node)
         if code_range is None:
@@ -232,6 +245,15 @@ class SourceModule:
     def function_named(self, name: str, near: cst.CSTNode | None = None) -> cst.FunctionDef | None:
         candidates = self.functions.get(name)
         return candidates[-1] if candidates else None
+
+
+def _header_only(function: cst.FunctionDef) -> cst.FunctionDef:
+    """The function with its body cut after the docstring; the kept children are the same objects,
+    so the positions recorded for them are the positions in the full source."""
+    body = function.body
+    if isinstance(body, cst.IndentedBlock) and len(body.body) > 1:
+        return function.with_changes(body=body.with_changes(body=body.body[:1]))
+    return function
 
 
 def _blocks(statement: cst.CSTNode) -> list[cst.IndentedBlock]:
