@@ -9,6 +9,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from schemalint.loaders import LoadError
 from schemalint.loaders.jsonyaml import (
@@ -86,6 +88,11 @@ def test_invalid_utf16_is_a_load_error():
 def test_binary_file():
     with pytest.raises(LoadError, match=r"^binary file$"):
         decode_source(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "f")
+
+
+def test_binary_file_with_utf8_bom():
+    with pytest.raises(LoadError, match=r"^binary file$"):
+        decode_source(codecs.BOM_UTF8 + b"ab\x00cd", "f")
 
 
 def test_nul_after_the_sniffed_prefix_is_not_binary():
@@ -228,8 +235,53 @@ def test_json_positions_index_only_the_containers_on_the_path(monkeypatch):
 )
 @pytest.mark.parametrize("indent", [None, 0, 2, "\t"])
 def test_json_offsets_cover_every_value(data, indent):
+    assert_offsets_cover_every_value(data, json.dumps(data, indent=indent, ensure_ascii=False))
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(JSON_VALUES, st.sampled_from([None, 0, 1, "\t"]), st.booleans())
+def test_json_offsets_cover_every_value_property(data, indent, ensure_ascii):
+    text = json.dumps(data, indent=indent, ensure_ascii=ensure_ascii)
+    assert load_json(text, "f").data == data
+    assert_offsets_cover_every_value(data, text)
+
+
+@settings(max_examples=60, deadline=None)
+@given(JSON_VALUES.filter(lambda value: value is not None), st.sampled_from([False, True]))
+def test_yaml_round_trip_and_every_value_located_property(data, flow):
+    from ruamel.yaml import YAML
+
+    dumper = YAML(typ="safe", pure=True)
+    dumper.default_flow_style = flow
+    stream = io.StringIO()
+    dumper.dump(data, stream)
+    document = load_yaml(stream.getvalue(), "f")
+    assert document.data == data
+    pending: list[tuple[str, object]] = [("", data)]
+    while pending:
+        pointer, value = pending.pop()
+        assert document.positions.locate(pointer) is not None, pointer
+        pending += list(child_pointers(pointer, value))
+
+
+def child_pointers(pointer: str, value: object):
+    if isinstance(value, dict):
+        for key, child in value.items():
+            yield f"{pointer}/{key.replace('~', '~0').replace('/', '~1')}", child
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            yield f"{pointer}/{index}", child
+
+
+def assert_offsets_cover_every_value(data: object, text: str) -> None:
     """Every pointer of the data is found, its span parses back to the value, and a key span to the key."""
-    text = json.dumps(data, indent=indent, ensure_ascii=False)
     offsets = JsonOffsets(text)
     pending: list[tuple[str, object]] = [("", data)]
     while pending:
@@ -242,10 +294,7 @@ def test_json_offsets_cover_every_value(data, indent):
                 assert json.loads(text[key_start:key_end]) == parent
             else:
                 assert parent.isdigit()
-        if isinstance(value, dict):
-            pending += [(f"{pointer}/{k.replace('~', '~0').replace('/', '~1')}", v) for k, v in value.items()]
-        elif isinstance(value, list):
-            pending += [(f"{pointer}/{i}", v) for i, v in enumerate(value)]
+        pending += list(child_pointers(pointer, value))
 
 
 def test_json_offsets_refuse_non_canonical_array_indexes():
@@ -460,6 +509,24 @@ def test_yaml_aliases_and_merge_keys():
     assert document.positions.locate("/x/type") is None  # inside an alias: the engine falls back to /x
     assert span_text(text, document.positions.locate("/y/description")) == "*b"
     assert span_text(text, document.positions.locate("/y/type")) == "integer"
+
+
+def test_yaml_merge_precedence_and_inline_sources():
+    text = "a: &a {x: 1, y: 1}\nb: &b {y: 2, z: 2}\nc:\n  <<: [*b, *a, {w: 3}]\n  z: 9\n"
+    document = load_yaml(text, "f")
+    assert document.data["c"] == {"y": 2, "x": 1, "w": 3, "z": 9}  # explicit keys win, then earlier sources
+    assert document.positions.locate("/c/<<") is None
+    assert span_text(text, document.positions.locate("/c/z")) == "9"
+
+
+def test_yaml_merge_of_a_scalar_is_refused():
+    error = load_error(load_yaml, "a: 1\nb:\n  <<: 5\n")
+    assert (error.line, error.column) == (3, 7)
+    assert "merge" in error.message
+
+
+def test_yaml_quoted_merge_key_is_an_ordinary_key():
+    assert load_yaml("'<<': 1\n", "f").data == {"<<": 1}
 
 
 def test_yaml_recursive_and_undefined_alias():

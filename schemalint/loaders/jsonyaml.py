@@ -3,14 +3,15 @@
 The public API is three functions:
 
 - `decode_source(raw, path)`: bytes to text (UTF-8 with or without BOM, UTF-16/32 with a BOM).
-- `load_json(text, path)`: data from the C `json` module; positions are computed lazily, on the
-  first `locate()`, by one linear regex-token scan of the text.
+- `load_json(text, path)`: data from the C `json` module. Positions cost nothing until the first
+  `locate()`; then only the containers on the pointer's path are indexed (see `JsonOffsets`).
 - `load_yaml(text, path)`: safe YAML only. Data and positions are built in one pass over
   ruamel.yaml's parser events (no composer, no constructor, no recursion), resolving scalars with the
   YAML 1.2 core schema. Only the first document of a multi-document stream is loaded.
 
 Every failure is a `LoadError` with a one-line message and a 1-based line:column. Both loaders refuse
-nesting deeper than `MAX_DEPTH` levels, so downstream code never sees deeper data.
+nesting deeper than `MAX_DEPTH` levels, so downstream code never sees deeper data, and values JSON
+cannot carry (NaN, infinities, `.inf`/`.nan`, numbers with more digits than Python converts).
 
 Spans are kept as character offsets `(key_start, key_end, value_start, value_end)` (`key_start` is
 -1 for values that are not object members) and turned into line:column by one shared `LineIndex`.
@@ -27,7 +28,7 @@ from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
 from itertools import accumulate
-from json.decoder import scanstring
+from json.decoder import scanstring  # type: ignore[attr-defined]  # the C string scanner
 from typing import Any
 
 from schemalint.loaders import Document, LoadError
@@ -122,9 +123,8 @@ def decode_source(raw: bytes, path: str) -> str:
         if raw.startswith(bom):
             encoding, label, body = bom_encoding, bom_label, raw[len(bom) :]
             break
-    else:
-        if b"\0" in raw[:BINARY_SNIFF_BYTES]:
-            raise LoadError("binary file")
+    if encoding == "utf-8" and b"\0" in body[:BINARY_SNIFF_BYTES]:  # UTF-16/32 text is full of NULs
+        raise LoadError("binary file")
     try:
         text = body.decode(encoding)
     except UnicodeDecodeError as error:
@@ -485,12 +485,11 @@ def _key_text(value: JSON) -> str:
 class _Container:
     """An open mapping or sequence while YAML events are turned into data."""
 
-    __slots__ = ("anchor", "data", "flow", "key", "last_end", "merges", "nodes_before", "pointer", "spans", "start")
+    __slots__ = ("anchor", "data", "flow", "key", "last_end", "merges", "nodes_before", "pointer", "start")
 
-    def __init__(self, data: dict[str, JSON] | list[JSON], pointer: str, spans: tuple[int, int], start: int) -> None:
+    def __init__(self, data: dict[str, JSON] | list[JSON], pointer: str, start: int) -> None:
         self.data = data
-        self.pointer = pointer
-        self.spans = spans  # (key_start, key_end) of the container as a member of its parent
+        self.pointer = pointer  # children's pointers extend it
         self.start = start
         self.last_end = start
         self.flow = False
@@ -581,9 +580,8 @@ class _YamlBuilder:
             raise _Problem(f"tag {_display_tag(tag)} is not allowed (safe YAML: core schema tags only)", start)
         if len(self.stack) >= MAX_DEPTH:
             raise _Problem(f"nesting deeper than {MAX_DEPTH} levels", start)
-        pointer, key_start, key_end = self._member_pointer(start)
         data: dict[str, JSON] | list[JSON] = {} if is_mapping else []
-        container = _Container(data, pointer, (key_start, key_end), start)
+        container = _Container(data, self._member_pointer(start), start)
         container.flow = bool(event.flow_style)
         container.anchor = event.anchor
         container.nodes_before = self.nodes
@@ -602,9 +600,7 @@ class _YamlBuilder:
         size = self.nodes - container.nodes_before
         if container.anchor is not None:
             self.open_anchors.discard(container.anchor)
-        if self.stack:
-            self.spans[container.pointer] = (*container.spans, container.start, end)
-        self._place(container.data, size, container.start, end, container.anchor, False, span_recorded=True)
+        self._place(container.data, size, container.start, end, container.anchor, False)
 
     def _merged(self, container: _Container) -> dict[str, JSON]:
         """The mapping with its `<<` merge sources applied: explicit keys win, then earlier sources."""
@@ -620,17 +616,16 @@ class _YamlBuilder:
 
     # -- placing a finished value into its parent --------------------------------------------------
 
-    def _member_pointer(self, start: int) -> tuple[str, int, int]:
-        """Pointer (and key span) of the value starting now; complex keys are refused."""
+    def _member_pointer(self, start: int) -> str:
+        """Pointer of the collection starting now (`_place` puts it there when it ends)."""
         if not self.stack:
-            return "", -1, -1
+            return ""
         parent = self.stack[-1]
         if isinstance(parent.data, list):
-            return f"{parent.pointer}/{len(parent.data)}", -1, -1
+            return f"{parent.pointer}/{len(parent.data)}"
         if parent.key is None:
             raise _Problem("mapping keys must be scalars (strings, numbers, booleans or null)", start)
-        key, key_start, key_end, _ = parent.key
-        return parent.pointer + "/" + escape_pointer_token(key), key_start, key_end
+        return parent.pointer + "/" + escape_pointer_token(parent.key[0])
 
     def _place(
         self,
@@ -640,8 +635,8 @@ class _YamlBuilder:
         end: int,
         anchor: str | None,
         is_merge_key: bool,
-        span_recorded: bool = False,
     ) -> None:
+        """Put a finished value (scalar, alias or collection) into its parent and record its span."""
         if anchor is not None:
             self.anchors[anchor] = (value, size)
         if not self.stack:
@@ -652,8 +647,7 @@ class _YamlBuilder:
         parent.last_end = end
         data = parent.data
         if isinstance(data, list):
-            if not span_recorded:
-                self.spans[f"{parent.pointer}/{len(data)}"] = (-1, -1, start, end)
+            self.spans[f"{parent.pointer}/{len(data)}"] = (-1, -1, start, end)
             data.append(value)
             return
         if parent.key is None:  # this value is a key
@@ -673,8 +667,7 @@ class _YamlBuilder:
                 raise _Problem("a << merge key needs a mapping or a list of mappings", start)
             parent.merges.extend((source, start, end) for source in sources)
             return
-        if not span_recorded:
-            self.spans[parent.pointer + "/" + escape_pointer_token(key)] = (key_start, key_end, start, end)
+        self.spans[parent.pointer + "/" + escape_pointer_token(key)] = (key_start, key_end, start, end)
         data[key] = value
 
 
@@ -746,9 +739,8 @@ def load_yaml(text: str, path: str) -> Document:
             raise LoadError(message) from None
         raise _error_at(text, message, mark.index) from None
     except ReaderError as error:
-        raise _error_at(
-            text, f"unacceptable character #x{error.character:04x}: {error.reason}", error.position
-        ) from None
+        character = ord(error.character) if isinstance(error.character, str) else error.character
+        raise _error_at(text, f"unacceptable character #x{character:04x}: {error.reason}", error.position) from None
     except YAMLError as error:
         raise LoadError(_one_line(str(error))) from None
     except RecursionError:
