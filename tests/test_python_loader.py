@@ -62,6 +62,24 @@ def test_precheck_and_loader_import_do_not_import_libcst() -> None:
     assert result.stdout.strip() == "False"
 
 
+def test_linting_json_and_tool_less_python_never_imports_libcst(tmp_path) -> None:
+    (tmp_path / "tools.json").write_text(
+        '[{"type": "function", "function": {"name": "get_weather", "description": "Weather.", '
+        '"parameters": {"type": "object", "properties": {}}}}]',
+        encoding="utf-8",
+    )
+    (tmp_path / "helpers.py").write_text("def add(a, b):\n    return a + b\n", encoding="utf-8")
+    code = (
+        "import sys\n"
+        "from schemalint.engine import LintOptions, lint\n"
+        f"result = lint([{str(tmp_path)!r}], LintOptions(no_config=True))\n"
+        "assert {d.path.rsplit('/', 1)[-1] for d in result.diagnostics} <= {'tools.json'}\n"
+        "print('libcst' in sys.modules)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"
+
+
 # -- parse errors --------------------------------------------------------------------------------
 
 
@@ -509,3 +527,29 @@ def test_literals_that_are_not_tools_are_ignored() -> None:
     )
     assert document.tools == []
     assert document.data == []
+
+
+def test_mcp_tool_annotations_are_read() -> None:
+    source = """
+    from fastmcp import FastMCP
+    from mcp.types import ToolAnnotations
+
+    mcp = FastMCP("x")
+
+    @mcp.tool(annotations=ToolAnnotations(readOnlyHint=True, destructiveHint=False))
+    def list_orders() -> list[str]:
+        \"\"\"List orders.\"\"\"
+
+    @mcp.tool(annotations={"destructiveHint": True, "title": TITLE})
+    def delete_order(order_id: str) -> str:
+        \"\"\"Delete an order.\"\"\"
+    """
+    document = load(source)
+    first, second = document.tools
+    assert first.annotations == {"readOnlyHint": True, "destructiveHint": False}
+    assert first.annotations_pointer == "/0/annotations"
+    assert resolve_pointer(document.data, "/0/annotations/readOnlyHint") is True
+    assert document.positions.locate("/0/annotations/readOnlyHint", key=True).line == line_of(source, "readOnlyHint")
+    assert second.annotations == {"destructiveHint": True}
+    assert [f.pointer for _, f in document.notes] == ["/1"]
+    assert "`title` is computed at run time" in document.notes[0][1].message

@@ -67,7 +67,10 @@ def _append(
 ) -> None:
     index = len(data)
     pointer = f"/{index}"
-    data.append({"name": built.name, "description": built.description, "parameters": built.parameters})
+    entry: dict[str, Any] = {"name": built.name, "description": built.description, "parameters": built.parameters}
+    if built.annotations is not None:
+        entry["annotations"] = built.annotations
+    data.append(entry)
     for relative, (key, value) in built.spans.items():
         positions.add(pointer + relative, key, value)
     tools.append(
@@ -82,6 +85,8 @@ def _append(
             name_pointer=f"{pointer}/name",
             description_pointer=f"{pointer}/description",
             strict=built.strict,
+            annotations=built.annotations,
+            annotations_pointer=f"{pointer}/annotations" if built.annotations is not None else None,
             framework=built.framework,
             index=len(tools),
         )

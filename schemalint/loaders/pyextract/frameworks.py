@@ -61,6 +61,8 @@ class BuiltTool:
     spans: dict[str, SpanPair]
     assumptions: list[str]
     strict: bool | None = None
+    #: MCP tool annotations (`annotations=ToolAnnotations(readOnlyHint=True)` or a dict)
+    annotations: dict[str, Any] | None = None
 
 
 # -- discovery -----------------------------------------------------------------------------------
@@ -336,7 +338,39 @@ def build_tool(source: SourceModule, registration: Registration) -> BuiltTool:
     strict = None
     if framework == "openai-agents":
         strict = option(source, registration.call, "strict_mode", True) is not False
-    return BuiltTool(name, description, parameters, framework, spans, list(assumptions.items), strict)
+    annotations = _annotations(source, registration, spans) if framework in ("mcp", "fastmcp") else None
+    return BuiltTool(name, description, parameters, framework, spans, list(assumptions.items), strict, annotations)
+
+
+def _annotations(source: SourceModule, registration: Registration, spans: dict[str, SpanPair]) -> dict[str, Any] | None:
+    """`annotations=ToolAnnotations(readOnlyHint=True, ...)` or `annotations={...}` with literal values."""
+    argument = call_argument(registration.call, "annotations") if registration.call is not None else None
+    if argument is None:
+        return None
+    node = argument.value
+    pairs: list[tuple[str, cst.CSTNode, cst.BaseExpression]] = []
+    if isinstance(node, cst.Call) and last_name(node.func) == "ToolAnnotations":
+        pairs = [(a.keyword.value, a.keyword, a.value) for a in node.args if a.keyword is not None]
+    elif isinstance(node, cst.Dict):
+        for element in node.elements:
+            key = source.literal(element.key) if isinstance(element, cst.DictElement) else UNKNOWN
+            if isinstance(element, cst.DictElement) and isinstance(key, str):
+                pairs.append((key, element.key, element.value))
+    else:
+        registration.assumptions.add(
+            f"the annotations `{source.module.code_for_node(node)}` are computed at run time; they are left out"
+        )
+        return None
+    annotations: dict[str, Any] = {}
+    spans["/annotations"] = (source.span(argument.keyword or node), source.span(node))
+    for key, key_node, value_node in pairs:
+        value = source.literal(value_node)
+        if value is UNKNOWN:
+            registration.assumptions.add(f"the annotation `{key}` is computed at run time; it is left out")
+            continue
+        annotations[key] = value
+        spans[join_pointer("/annotations", key)] = (source.span(key_node), source.span(value_node))
+    return annotations
 
 
 def _parse_docstring(source: SourceModule, registration: Registration, raw_doc: str | None) -> ParsedDocstring:

@@ -86,13 +86,11 @@ class _Converter:
             return result
         if isinstance(node, (cst.List, cst.Tuple)):
             items: list[Any] = []
-            for element in node.elements:
-                if isinstance(element, cst.StarredElement):
-                    self.assume(
-                        pointer, f"`*{self.code(element.value)}` is unpacked at run time; its items are unknown"
-                    )
+            for item in node.elements:
+                if isinstance(item, cst.StarredElement):
+                    self.assume(pointer, f"`*{self.code(item.value)}` is unpacked at run time; its items are unknown")
                     continue
-                items.append(self.convert(element.value, f"{pointer}/{len(items)}", None, depth + 1))
+                items.append(self.convert(item.value, f"{pointer}/{len(items)}", None, depth + 1))
             return items
         if isinstance(node, cst.Call):
             return self.call(node, pointer, depth)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import libcst as cst
 from libcst.metadata import CodeRange, PositionProvider
@@ -142,7 +142,7 @@ class SourceModule:
                 statement = _header_only(statement)
             statement._codegen(state)
             self._positioned.add(top)
-        self._computed.update(provider._computed)
+        self._computed.update(cast("dict[cst.CSTNode, CodeRange]", provider._computed))
 
     def span(self, node: cst.CSTNode) -> Span:
         """1-based line and column, end exclusive (libcst columns are 0-based)."""
@@ -199,10 +199,10 @@ class SourceModule:
             return UNKNOWN
         if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
             values = []
-            for element in node.elements:
-                if not isinstance(element, cst.Element):
+            for item in node.elements:
+                if not isinstance(item, cst.Element):
                     return UNKNOWN
-                value = self.literal(element.value, depth + 1)
+                value = self.literal(item.value, depth + 1)
                 if value is UNKNOWN:
                     return UNKNOWN
                 values.append(value)
