@@ -215,7 +215,7 @@ def _pydantic_ai_predict(
 
 
 def predict_pydantic_ai_openai(root: JSON) -> list[Change]:
-    changes = _pydantic_ai_predict(root, (("title", True), ("$schema", False), ("discriminator", False)), _openai_node)
+    changes = _pydantic_ai_predict(root, (("title", False), ("$schema", False), ("discriminator", False)), _openai_node)
     if isinstance(root, Mapping) and isinstance(root.get("$ref"), str):
         changes.append(Change("", "replaces the root `$ref` by its definition"))
     return changes
@@ -346,7 +346,7 @@ def predict_anthropic(root: JSON) -> list[Change]:
 
 
 def predict_pydantic_ai_google(root: JSON) -> list[Change]:
-    dropped = (("$schema", False), ("discriminator", False), ("examples", True), ("title", True))
+    dropped = (("$schema", False), ("discriminator", False), ("examples", True), ("title", False))
     return _pydantic_ai_predict(root, dropped, _google_node)
 
 

@@ -9,6 +9,7 @@ from schemalint.providers import label
 from schemalint.rules.base import LintContext, ToolRule
 from schemalint.sdk_rewrites import SDK_MODELS, Change, outcome
 
+_SDK_NAMES = frozenset(model.name for model in SDK_MODELS)
 #: how many changes a message spells out before "and N more"
 SHOWN_CHANGES = 4
 
@@ -60,7 +61,9 @@ class SdkRewrite(ToolRule):
 
     ## Trade-off
     An info finding per SDK, only for the targets the tool is checked against: schemalint cannot
-    know which SDK you use. The models cover the rewrites of the SDK versions named above; a new SDK
+    know which SDK you use, except for tools extracted from Python written for openai-agents or
+    pydantic-ai, which go through that SDK only. A pydantic-generated `title` that an SDK drops is
+    not reported as a loss. The models cover the rewrites of the SDK versions named above; a new SDK
     release may change them (the benchmark shows it).
 
     ## Fix safety
@@ -80,6 +83,8 @@ class SdkRewrite(ToolRule):
         for model in SDK_MODELS:
             if model.target not in targets:
                 continue
+            if tool.framework in _SDK_NAMES and tool.framework != model.name:
+                continue  # a tool written for one SDK goes through that SDK only
             changes = model.predict(tool.parameters)
             result = outcome(changes)
             if result == "rejected":

@@ -76,3 +76,14 @@ def test_non_strict_openai_and_anthropic_tools_are_not_rewritten() -> None:
     params = closed({"note": {"type": "string", "minLength": 1}}, [])
     assert check(params, Dialect.OPENAI_CHAT, strict=None) == {}
     assert check(params, Dialect.ANTHROPIC, strict=None) == {}
+
+
+def test_python_tools_written_for_one_sdk_only_get_that_sdks_prediction() -> None:
+    from schemalint.rules.base import LintContext
+    from schemalint.testing import make_tool
+
+    params = closed({"city": {"type": "string"}, "note": {"type": "string"}}, ["city"])
+    tool = make_tool({"name": "t", "parameters": params}, dialect=Dialect.PYTHON)
+    tool.framework = "openai-agents"
+    findings = list(SdkRewrite().check(tool, LintContext({id(tool): frozenset({"openai-strict"})})))
+    assert [f.data["sdk"] for f in findings] == ["openai-agents"]
