@@ -28,17 +28,20 @@ class UnsupportedKeyword(NodeRule):
     - `openai`: `oneOf`/`anyOf`/`allOf`/`enum`/`not` on the parameters root (warning: observed
       through OpenRouter only).
     - `openai-strict`: `allOf`, `not`, `if`/`then`/`else`, `dependentRequired`, `dependentSchemas`,
-      `oneOf`, `anyOf` at the root, `unevaluatedProperties`/`unevaluatedItems`, `propertyNames`,
-      `minProperties`/`maxProperties`, `contains`, `uniqueItems`, `$ref` with sibling keywords,
-      `$ref` not into root `$defs`, arrays without typed `items`. Warnings: `minLength`/`maxLength`,
-      `patternProperties`, formats outside the supported list, regex lookaround, `default` (info:
-      SL306 recommends defaults).
-    - `anthropic-strict`: `minimum`, `maximum`, `multipleOf`, `minLength`, `maxLength`, `maxItems`,
-      `minItems` above 1, formats outside the supported list, object/array enum values, recursive or
-      external `$ref`. Warnings: `exclusiveMinimum`/`exclusiveMaximum` (Bedrock), complex regex.
+      `oneOf`, `anyOf` or a `type` list on the root, `unevaluatedProperties`/`unevaluatedItems`,
+      `propertyNames`, `minProperties`/`maxProperties`, `contains`, `uniqueItems`, formats outside
+      the documented list, `$ref` with sibling keywords, `$ref` not into root `$defs`, arrays without
+      typed `items`. Warnings: `minLength`/`maxLength`, `patternProperties`, regex lookaround.
+      Info: `default` (one third-party report, and SL306 recommends defaults).
+    - `anthropic`: a `type` list on the root (`input_schema.type` must be `"object"`).
+    - `anthropic-strict`: `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`,
+      `multipleOf`, `minLength`, `maxLength`, `maxItems`, `uniqueItems`, `minItems` above 1, `oneOf`,
+      formats outside the documented list, object/array enum values, recursive or external `$ref`.
+      Warnings: any other keyword outside the documented list (`not`, `if`, `examples`, ...),
+      complex regex.
     - `gemini` (`parameters`): every key google-genai's `types.Schema` does not know (`const`,
       `oneOf`, `allOf`, `$ref`, `$defs`, `$schema`, `exclusiveMinimum`, `multipleOf`, `examples`,
-      ...), `type` lists, non-string `enum` values, recursion.
+      ...), `type` lists, non-string `enum` values, recursion. Info: `additionalProperties`.
 
     Upper-case Gemini type names (`OBJECT`, `STRING`) are that dialect's spelling and are fine.
 
