@@ -205,7 +205,16 @@ class ToolComparison:
 
     # -- input schemas (requests) ---------------------------------------------------------------------
 
+    def _identical(self, old: JSON, new: JSON) -> bool:
+        """Same content, and no `$ref` whose target could differ (a whole schema root carries its targets)."""
+        text = canonical(old)
+        if text != canonical(new):
+            return False
+        return '"$ref"' not in text or (old is self.old_view.root and new is self.new_view.root)
+
     def compare_input(self, old: JSON, old_pointer: str, new: JSON, new_pointer: str, label: str = "") -> None:
+        if self._identical(old, new):
+            return
         pair = self._nodes(old, old_pointer, new, new_pointer)
         if pair is None:
             return
@@ -407,6 +416,8 @@ class ToolComparison:
     # -- output schemas (responses) -------------------------------------------------------------------
 
     def compare_output(self, old: JSON, old_pointer: str, new: JSON, new_pointer: str, label: str = "") -> None:
+        if self._identical(old, new):
+            return
         pair = self._nodes(old, old_pointer, new, new_pointer)
         if pair is None:
             return
