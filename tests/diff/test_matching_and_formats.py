@@ -131,3 +131,25 @@ def test_a_side_that_does_not_parse_is_reported_not_raised(here: Path) -> None:
     (here / "new.json").write_text('[{"name": "x", "inputSchema": {', encoding="utf-8")
     found = diff("old.json", "new.json", LintOptions(no_config=True))
     assert [d.code for d in found if d.code == "SL002"] == ["SL002"]
+
+
+PYTHON_TOOL = '''from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("weather")
+
+
+@mcp.tool()
+def get_weather({signature}) -> str:
+    """Weather forecast for a city."""
+    return ""
+'''
+
+
+def test_python_tool_files_diff_through_the_same_loaders(here: Path) -> None:
+    (here / "old.py").write_text(PYTHON_TOOL.format(signature="city: str, days: int = 3"), encoding="utf-8")
+    (here / "new.py").write_text(
+        PYTHON_TOOL.format(signature="city: str, country: str, days: int = 5"), encoding="utf-8"
+    )
+    found = diff("old.py", "new.py", ALL)
+    assert [(d.code, d.path, d.span.line) for d in found] == [("SL903", "new.py", 7), ("SL913", "new.py", 7)]
+    assert diff("old.py", "old.py", ALL) == []
