@@ -124,6 +124,19 @@ def test_line_index_counts_lf_crlf_and_cr():
     assert index.span(4, 6) == Span(2, 1, 2, 3)
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab\r\n日", max_size=30))
+def test_line_index_agrees_with_a_naive_count(text):
+    index = LineIndex(text)
+    line, column = 1, 1
+    for offset, character in enumerate(text + " "):
+        assert index.position(offset) == (line, column), offset
+        if character == "\n" or (character == "\r" and text[offset + 1 : offset + 2] != "\n"):
+            line, column = line + 1, 1
+        else:
+            column += 1
+
+
 # -- JSON positions ---------------------------------------------------------------------------------
 
 JSON_TEXT = """{
@@ -657,3 +670,32 @@ def test_linear_scanner_matches_ruamel_on_corpus_as_yaml():
             text = stream.getvalue()
             assert _events(text, linear=True) == _events(text, linear=False), file
             assert load_yaml(text, str(file)).data == data
+
+
+# -- never a traceback ------------------------------------------------------------------------------
+
+FUZZ_ALPHABET = "{}[]:,\"\\ \n\r\t-0123456789.eE+abtrufnlsNIy&*!|>%@`#?~'<=\x00\x85\u2028日\ufeff\x01"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=FUZZ_ALPHABET, max_size=40))
+def test_any_text_loads_or_fails_with_a_one_line_load_error(text):
+    for load in (load_json, load_yaml):
+        try:
+            document = load(text, "f")
+        except LoadError as error:
+            assert "\n" not in error.message
+            assert error.line >= 1 and error.column >= 1
+        else:
+            document.positions.locate("")
+            document.positions.locate("/0", key=True)
+            document.positions.locate("/a/0")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=40))
+def test_any_bytes_decode_or_fail_with_a_load_error(raw):
+    try:
+        decode_source(raw, "f")
+    except LoadError as error:
+        assert "\n" not in error.message

@@ -23,11 +23,12 @@ import codecs
 import functools
 import json
 import math
+import operator
 import re
 from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
-from itertools import accumulate
+from itertools import accumulate, repeat
 from json.decoder import scanstring  # type: ignore[attr-defined]  # the C string scanner
 from typing import Any
 
@@ -58,8 +59,12 @@ class LineIndex:
     __slots__ = ("_starts",)
 
     def __init__(self, text: str) -> None:
-        self._starts = [0]
-        self._starts.extend(match.end() for match in _LINE_BREAK.finditer(text))
+        if "\r" not in text or text.count("\r") == text.count("\r\n"):  # LF or CRLF only: C-speed path
+            self._starts = list(accumulate(map(operator.add, map(len, text.split("\n")), repeat(1)), initial=0))
+            self._starts.pop()  # the start of the line after the last one
+        else:
+            self._starts = [0]
+            self._starts.extend(match.end() for match in _LINE_BREAK.finditer(text))
 
     def position(self, offset: int) -> tuple[int, int]:
         line = bisect_right(self._starts, offset) - 1
@@ -294,7 +299,10 @@ def _nesting_exceeds_limit(text: str) -> bool:
 
 
 _JSON_SPACE = re.compile(r"[ \t\n\r]*")
-_JSON_COLON = re.compile(r"[ \t\n\r]*:[ \t\n\r]*")
+#: a member's key and the colon after it, group 1 = the key without its quotes (still escaped)
+_JSON_MEMBER_KEY = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)"[ \t\n\r]*:[ \t\n\r]*')
+#: what separates two members/elements (also the space after an opening bracket)
+_JSON_SEPARATOR = re.compile(r"[ \t\n\r]*,?[ \t\n\r]*")
 _ARRAY_INDEX = re.compile(r"(?:0|[1-9][0-9]*)\Z")
 
 
@@ -310,7 +318,8 @@ class JsonOffsets:
 
     def __init__(self, text: str) -> None:
         self._text = text
-        self._skip_value = json.JSONDecoder().raw_decode
+        #: the C scanner: (value, end) for the value at an offset; the value itself is thrown away
+        self._skip_value = json.JSONDecoder().scan_once
         self._members: dict[int, dict[str, OffsetSpan] | list[OffsetSpan] | None] = {}
         start = _JSON_SPACE.match(text).end()  # type: ignore[union-attr]
         self._root: OffsetSpan = (-1, -1, start, len(text.rstrip(" \t\n\r")))
@@ -342,29 +351,32 @@ class JsonOffsets:
         return self._members[start]
 
     def _object_members(self, start: int) -> dict[str, OffsetSpan]:
-        text, skip_value, space, colon = self._text, self._skip_value, _JSON_SPACE.match, _JSON_COLON.match
+        text, skip_value, member_key, separator = (
+            self._text,
+            self._skip_value,
+            _JSON_MEMBER_KEY.match,
+            _JSON_SEPARATOR.match,
+        )
         members: dict[str, OffsetSpan] = {}
-        position = space(text, start + 1).end()  # type: ignore[union-attr]
-        while text[position] == '"':
-            key, key_end = scanstring(text, position + 1)
-            value_start = colon(text, key_end).end()  # type: ignore[union-attr]
+        position = separator(text, start + 1).end()  # type: ignore[union-attr]
+        while (match := member_key(text, position)) is not None:
+            key = match.group(1)
+            if "\\" in key:
+                key = scanstring(text, position + 1)[0]
+            value_start = match.end()
             value_end = skip_value(text, value_start)[1]
-            members[key] = (position, key_end, value_start, value_end)
-            position = space(text, value_end).end()  # type: ignore[union-attr]
-            if text[position] == ",":
-                position = space(text, position + 1).end()  # type: ignore[union-attr]
+            members[key] = (position, match.end(1) + 1, value_start, value_end)
+            position = separator(text, value_end).end()  # type: ignore[union-attr]
         return members
 
     def _array_members(self, start: int) -> list[OffsetSpan]:
-        text, skip_value, space = self._text, self._skip_value, _JSON_SPACE.match
+        text, skip_value, separator = self._text, self._skip_value, _JSON_SEPARATOR.match
         elements: list[OffsetSpan] = []
-        position = space(text, start + 1).end()  # type: ignore[union-attr]
+        position = separator(text, start + 1).end()  # type: ignore[union-attr]
         while text[position] != "]":
             value_end = skip_value(text, position)[1]
             elements.append((-1, -1, position, value_end))
-            position = space(text, value_end).end()  # type: ignore[union-attr]
-            if text[position] == ",":
-                position = space(text, position + 1).end()  # type: ignore[union-attr]
+            position = separator(text, value_end).end()  # type: ignore[union-attr]
         return elements
 
 
