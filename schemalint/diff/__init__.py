@@ -101,8 +101,15 @@ def compare_tools(old_tools: Sequence[Tool], new_tools: Sequence[Tool]) -> list[
     out: list[tuple[Change, str | None]] = []
     for tool in matching.removed:
         out.append((_presence_change(tool, removed=True), tool.name))
+    last_kept: dict[str, int] = {}  # per new file: the position of the last tool that was there before
+    for pairing in matching.pairs:
+        last_kept[pairing.new.path] = max(last_kept.get(pairing.new.path, -1), pairing.new.index)
     for tool in matching.added:
-        out.append((_presence_change(tool, removed=False), tool.name))
+        change = _presence_change(tool, removed=False)
+        if tool.index < last_kept.get(tool.path, -1):
+            change.message += " (inserted before existing tools: the prompt cache misses; append new tools at the end)"
+            change.data["before_existing"] = True
+        out.append((change, tool.name))
     for pairing in matching.pairs:
         out.extend((_placed(c, pairing.old, pairing.new), pairing.new.name) for c in _pair_changes(pairing))
     out.extend(_order_changes(matching))

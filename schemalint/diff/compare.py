@@ -388,30 +388,33 @@ class ToolComparison:
                 self._add("SL903", message, "new", where, child, old=None, new=True)
 
     def _input_items(self, o: Node, n: Node, label: str) -> None:
-        old_items, new_items = o.schema.get("items"), n.schema.get("items")
-        if isinstance(old_items, Mapping) and isinstance(new_items, Mapping):
-            self.compare_input(old_items, o.at("items"), new_items, n.at("items"), f"{label}[]" if label else "[]")
+        """Array items, and the value schema of a map (`additionalProperties: {...}`)."""
+        for keyword, suffix in (("items", "[]"), ("additionalProperties", ".*")):
+            old_sub, new_sub = o.schema.get(keyword), n.schema.get(keyword)
+            if isinstance(old_sub, Mapping) and isinstance(new_sub, Mapping):
+                self.compare_input(old_sub, o.at(keyword), new_sub, n.at(keyword), f"{label}{suffix}")
 
     def _input_composition(self, o: Node, n: Node, label: str) -> None:
         for keyword in ("anyOf", "oneOf", "allOf"):
             old_branches, new_branches = o.schema.get(keyword), n.schema.get(keyword)
             if not isinstance(old_branches, list) or not isinstance(new_branches, list):
                 continue
-            if keyword != "allOf" and len(new_branches) != len(old_branches):
-                old_texts = {canonical(b) for b in old_branches}
-                if old_texts <= {canonical(b) for b in new_branches}:
-                    continue  # alternatives only added: every old call still matches one
-                message = f"{self._what(label)}: the `{keyword}` alternatives changed; some old calls may be rejected"
-                self._add("SL904", message, "new", n.at(keyword), label, old=old_branches, new=new_branches)
+            if len(new_branches) == len(old_branches):
+                for index, (old_branch, new_branch) in enumerate(zip(old_branches, new_branches, strict=True)):
+                    old_pointer, new_pointer = join_pointer(o.at(keyword), index), join_pointer(n.at(keyword), index)
+                    self.compare_input(old_branch, old_pointer, new_branch, new_pointer, label)
                 continue
-            for index, (old_branch, new_branch) in enumerate(zip(old_branches, new_branches, strict=True)):
-                self.compare_input(
-                    old_branch,
-                    join_pointer(o.at(keyword), index),
-                    new_branch,
-                    join_pointer(n.at(keyword), index),
-                    label,
-                )
+            old_texts = {canonical(b) for b in old_branches}
+            new_texts = {canonical(b) for b in new_branches}
+            data = {"keyword": keyword, "old": old_branches, "new": new_branches}
+            if keyword == "allOf":
+                if new_texts <= old_texts:
+                    continue  # constraints only dropped: every old call still passes
+                message = f"{self._what(label)}: `allOf` gained or changed constraints; some old calls may be rejected"
+                self._add("SL908", message, "new", n.at(keyword), label, **data)
+            elif not old_texts <= new_texts:  # alternatives only added: every old call still matches one
+                message = f"{self._what(label)}: the `{keyword}` alternatives changed; some old calls may be rejected"
+                self._add("SL904", message, "new", n.at(keyword), label, **data)
 
     # -- output schemas (responses) -------------------------------------------------------------------
 

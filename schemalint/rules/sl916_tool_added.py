@@ -8,7 +8,8 @@ class ToolAdded(EngineRule):
     """
     ## What it does
     Reported by `schemalint diff`: a tool exists in the new version and not in the old one (and is
-    not a rename, SL902).
+    not a rename, SL902). When it was inserted before tools that were already in the file, the
+    message says so (`data.before_existing`): the prompt prefix changes and the cache misses.
 
     ## Why is this bad?
     It is not breaking. It is reported so reviewers see it: one more tool costs tokens on every

@@ -231,3 +231,48 @@ def test_select_and_ignore_apply(evolve: Callable[..., list[Diagnostic]]) -> Non
 
     assert {d.code for d in evolve(many)} == {"SL901", "SL909"}
     assert {d.code for d in evolve(many, select=("SL901",))} == {"SL901"}
+
+
+def test_composition_changes(evolve: Callable[..., list[Diagnostic]]) -> None:
+    def union(tools: Tools) -> None:
+        props(tools)["target"] = {"anyOf": [{"type": "string"}, {"type": "integer"}]}
+        schema(tools)["allOf"] = [{"required": ["owner"]}]
+
+    def add_alternative(tools: Tools) -> None:
+        props(tools)["target"]["anyOf"].append({"type": "boolean"})
+
+    def drop_alternative(tools: Tools) -> None:
+        props(tools)["target"]["anyOf"].pop()
+
+    def add_constraint(tools: Tools) -> None:
+        schema(tools)["allOf"].append({"required": ["state"]})
+
+    def drop_constraint(tools: Tools) -> None:
+        schema(tools)["allOf"].clear()
+
+    assert evolve(add_alternative, before=union) == []
+    assert [d.code for d in evolve(drop_alternative, before=union)] == ["SL904"]
+    assert [d.code for d in evolve(add_constraint, before=union)] == ["SL908"]
+    assert evolve(drop_constraint, before=union) == []
+
+
+def test_map_values_are_compared(evolve: Callable[..., list[Diagnostic]]) -> None:
+    def with_map(tools: Tools) -> None:
+        props(tools)["headers"] = {"type": "object", "additionalProperties": {"type": "string"}}
+
+    [finding] = evolve(lambda t: props(t)["headers"]["additionalProperties"].update(maxLength=10), before=with_map)
+    assert (finding.code, finding.data["parameter"]) == ("SL908", "headers.*")
+
+
+def test_required_order_is_not_a_change(evolve: Callable[..., list[Diagnostic]]) -> None:
+    def two_required(tools: Tools) -> None:
+        schema(tools)["required"] = ["owner", "state"]
+
+    assert evolve(lambda t: schema(t)["required"].reverse(), before=two_required) == []
+
+
+def test_tool_inserted_first_warns_about_the_prompt_cache(evolve: Callable[..., list[Diagnostic]]) -> None:
+    [appended] = evolve(lambda t: t.append(mcp_tool("get_me")))
+    [inserted] = evolve(lambda t: t.insert(0, mcp_tool("get_me")))
+    assert "prompt cache" not in appended.message and "before_existing" not in appended.data
+    assert "prompt cache" in inserted.message and inserted.data["before_existing"] is True
