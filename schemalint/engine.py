@@ -6,6 +6,7 @@ diagnostics; only cli.py prints.
 
 from __future__ import annotations
 
+import stat
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +16,7 @@ from schemalint.config import Config, RuleSetting, build_options, config_for_dir
 from schemalint.diagnostics import Diagnostic, Finding
 from schemalint.dialects import ACCEPTED_SHAPES, detect_tools
 from schemalint.loaders import Document, LoadError
-from schemalint.loaders.discover import SourceFile, discover, matches_any, source_format
+from schemalint.loaders.discover import SourceFile, discover, matches_any, resolve_path, source_format
 from schemalint.model import Severity, Span, Tool, ToolSet, join_pointer, split_pointer
 from schemalint.rules import match_selector, rules_by_code
 from schemalint.rules.base import LintContext, NodeRule, Rule, ToolRule, ToolSetRule
@@ -83,7 +84,7 @@ class ConfigResolver:
         self._by_source: dict[Path | None, Config] = {}
 
     def for_path(self, path: Path) -> Config:
-        directory = path.parent.resolve()
+        directory = resolve_path(path.parent)
         if directory not in self._by_directory:
             base = self._fixed or config_for_directory(directory)
             if base.source not in self._by_source:
@@ -128,11 +129,23 @@ class RuleSet:
         return self.severities.get(rule.code) or finding.severity or rule.severity
 
 
+#: larger files are reported, not read (100k generated tools are about 100 MB)
+MAX_FILE_BYTES = 256 * 1024 * 1024
+
+
 def read_source(path: Path) -> bytes:
+    """The file's bytes; a FIFO, device or oversized file is refused before anything is read."""
     try:
+        info = path.stat()
+        if stat.S_ISDIR(info.st_mode):
+            raise LoadError("is a directory")
+        if not stat.S_ISREG(info.st_mode):
+            raise LoadError("not a regular file (a pipe, socket or device is never read)")
+        if info.st_size > MAX_FILE_BYTES:
+            raise LoadError(
+                f"file is {info.st_size // 2**20} MiB; schemalint reads files up to {MAX_FILE_BYTES // 2**20} MiB"
+            )
         return path.read_bytes()
-    except IsADirectoryError:
-        raise LoadError("is a directory") from None
     except OSError as error:
         raise LoadError(f"cannot read: {error.strerror or error}") from None
 
@@ -193,7 +206,7 @@ def _engine_diagnostic(code: str, message: str, path: str, span: Span, pointer: 
 def display_path(path: Path) -> str:
     """Relative to the working directory when below it, always with forward slashes."""
     try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+        return resolve_path(path).relative_to(Path.cwd().resolve()).as_posix()
     except ValueError:
         return path.as_posix()
 
@@ -267,7 +280,7 @@ def lint_source(text: str, filename: str, options: LintOptions | None = None) ->
     """Lint one buffer as if it were the file `filename` (stdin, editors)."""
     options = options or LintOptions()
     path = Path(filename)
-    config = ConfigResolver(options).for_path(path.resolve())
+    config = ConfigResolver(options).for_path(resolve_path(path))
     source = load_source(display_path(path), text, config, True, options.skip_non_tool_files)
     return run_rules([source])
 

@@ -26,6 +26,14 @@ def source_format(path: Path | str) -> str:
     return FORMAT_BY_SUFFIX.get(Path(path).suffix.lower(), "auto")
 
 
+def resolve_path(path: Path) -> Path:
+    """Path.resolve(), but a symlink loop or a vanished file gives the absolute path instead of raising."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path.absolute()
+
+
 def matches_any(path: Path, patterns: Sequence[str], root: Path | None = None) -> bool:
     """A glob matches the file name, any path component, or the path relative to `root`."""
     if not patterns:
@@ -33,7 +41,7 @@ def matches_any(path: Path, patterns: Sequence[str], root: Path | None = None) -
     candidates = [path.name, path.as_posix(), *path.parts]
     if root is not None:
         with contextlib.suppress(ValueError):  # outside the root: the other candidates still apply
-            candidates.append(path.resolve().relative_to(root).as_posix())
+            candidates.append(resolve_path(path).relative_to(root).as_posix())
     return any(fnmatch.fnmatchcase(c, p) for p in patterns for c in candidates)
 
 
@@ -63,6 +71,8 @@ def discover(
                 )
                 for file_name in sorted(files):
                     file_path = Path(directory, file_name)
+                    if not file_path.is_file():  # broken or looping symlinks, pipes, sockets
+                        continue
                     if not matches_any(file_path, include) or matches_any(file_path, excluded, root):
                         continue
                     if file_path not in seen:

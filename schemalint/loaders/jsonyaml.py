@@ -191,9 +191,10 @@ _JSON_NON_FINITE = ("NaN", "Infinity", "-Infinity")
 _JSON_WORDS = ("true", "false", "null")
 #: one token per match: 1 = a key (string followed by ':'), 2 = a string value, 3 = '{' or '[',
 #: 4 = '}' or ']', 5 = a number or literal. Commas, colons and whitespace are skipped by the search.
+# One string alternative with an optional colon: a key-or-value choice between two string
+# alternatives backtracks through every character of a long string value (seconds for 10 MB).
 _JSON_TOKEN = re.compile(
-    r'("[^"\\]*(?:\\.[^"\\]*)*")\s*:'
-    r'|("[^"\\]*(?:\\.[^"\\]*)*")'
+    r'("[^"\\]*(?:\\.[^"\\]*)*")(\s*:)?'
     r"|([{\[])"
     r"|([}\]])"
     r'|([^\s{}\[\]:,"]+)'
@@ -263,7 +264,7 @@ def first_json_problem(text: str) -> _Problem | None:
     stack: list[dict[str, int] | None] = []
     for match in _JSON_TOKEN.finditer(text):
         kind = match.lastindex
-        if kind == 1:  # a key
+        if kind == 2:  # a key: a string followed by a colon
             token = match.group(1)
             key = json.loads(token) if "\\" in token else token[1:-1]
             keys = stack[-1] if stack else None
