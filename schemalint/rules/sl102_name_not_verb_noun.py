@@ -1,0 +1,77 @@
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from schemalint.diagnostics import Finding
+from schemalint.model import Severity, Tool
+from schemalint.rules.base import LintContext, ToolRule
+from schemalint.rules.sl101_generic_tool_name import GENERIC_WORDS
+from schemalint.text import ALL_VERBS, is_verb_like, merged, split_name, words_in
+
+
+@dataclass(frozen=True)
+class Options:
+    extend_verbs: tuple[str, ...] = ()
+    """Extra words to accept as verbs (domain verbs such as `geocode`, `rebook`)."""
+
+
+class NameNotVerbNoun(ToolRule):
+    """
+    ## What it does
+    Flags a tool name that does not read as verb + object: a name with no verb (`order`,
+    `orders_tool`, `weather_forecast`) or a verb with nothing to act on (`calculate`).
+    The verb may stand anywhere, so `get_order`, `search_orders`, `kb_search` and
+    `issue_write` all pass, and so do nouns made from verbs (`equation_solver`,
+    `sentiment_analysis`) and conversions (`fahrenheit_to_celsius`).
+
+    ## Why is this bad?
+    A verb says what the tool does, the object says to what. With only one of them the model
+    has to guess from the description, and similar tools become harder to tell apart.
+
+    ## Example
+    ```json
+    {"name": "order", "description": "Order details by id."}
+    ```
+
+    ## Use instead
+    `get_order`, `cancel_order`, `search_orders`.
+
+    ## Options
+    - `extend-verbs` (list of str, default `[]`): extra words accepted as verbs.
+
+    ## Trade-off
+    Verbs are recognised from a fixed English vocabulary (schemalint.text), so a domain verb the
+    list lacks reads as a noun; add it with `extend-verbs`. Names made only of generic words are
+    left to SL101 so that one name gets one finding.
+
+    ## Fix safety
+    No automatic fix: renaming a tool breaks callers.
+    """
+
+    code = "SL102"
+    slug = "name-not-verb-noun"
+    severity = Severity.INFO
+    summary = "the tool name does not read as verb + object"
+    Options = Options
+
+    def check(self, tool: Tool, context: LintContext) -> Iterable[Finding]:
+        if not tool.name or tool.name_pointer is None:
+            return
+        words = [w for w in split_name(tool.name) if not w.isdigit()]
+        if not words or words_in(words, GENERIC_WORDS):
+            return
+        verbs = merged(ALL_VERBS, self.options.extend_verbs)
+        if "to" in words[1:-1]:
+            return  # a conversion: `fahrenheit_to_celsius`
+        if len(words) == 1:
+            problem = "is a single word"
+        elif not any(is_verb_like(w, verbs) for w in words):
+            problem = "has no verb"
+        else:
+            return
+        yield Finding(
+            f"tool name `{tool.name}` {problem}; use verb + object such as `get_order` or `search_orders`",
+            tool.name_pointer,
+            data={"name": tool.name, "words": words},
+        )

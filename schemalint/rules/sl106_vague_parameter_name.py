@@ -1,0 +1,143 @@
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from schemalint.diagnostics import Finding
+from schemalint.model import JSON, SchemaNode, Severity
+from schemalint.rules.base import LintContext, NodeRule
+from schemalint.text import description_of, merged, split_name, text_units, words_in
+
+VAGUE_WORDS = tuple(
+    """
+    data input inputs value values val params param parameters args arg arguments kwargs payload obj
+    object info information item stuff thing misc foo bar baz tmp
+    """.split()
+)
+
+#: A vague name is the domain's own word when a sibling supplies the context: `value` beside `key`,
+#: `params` beside `url`. Maps vague words to sibling words that excuse them.
+_CONTEXT_SIBLINGS = {
+    frozenset({"value", "values", "val"}): frozenset(
+        "key keys name field attribute attr property prop header cookie unit units from to variable var setting "
+        "option label tag column path".split()
+    ),
+    frozenset({"params", "param", "parameters", "data", "payload", "args", "arg", "arguments", "kwargs"}): frozenset(
+        "url uri endpoint path method headers function func callback command coroutine target procedure".split()
+    ),
+}
+
+
+def _excused_by_siblings(name_words: list[str], siblings: list[str]) -> bool:
+    sibling_words = {w for sibling in siblings for w in split_name(sibling)}
+    for vague, context in _CONTEXT_SIBLINGS.items():
+        if all(w in vague for w in name_words) and sibling_words & context:
+            return True
+    return False
+
+
+def _sibling_names(node: SchemaNode) -> list[str]:
+    parent: JSON = node.parent.schema if node.parent is not None else None
+    properties = parent.get("properties") if isinstance(parent, dict) else None
+    return [k for k in properties if k != node.property_name] if isinstance(properties, dict) else []
+
+
+def _is_documented(schema: JSON) -> bool:
+    """A description of a few words, or an object whose properties spell out what goes in."""
+    if text_units(description_of(schema)) >= 3:
+        return True
+    if isinstance(schema, dict) and text_units(description_of(schema.get("items"))) >= 3:
+        return True
+    return isinstance(schema, dict) and isinstance(schema.get("properties"), dict) and bool(schema["properties"])
+
+
+@dataclass(frozen=True)
+class Options:
+    vague_words: tuple[str, ...] = VAGUE_WORDS
+    """Words that say nothing about what a parameter holds (replaces the default list)."""
+    extend_vague_words: tuple[str, ...] = ()
+    """Words added to `vague-words`."""
+    allow_described_single_letters: bool = True
+    """Accept a one-letter name (`x`, `n`) when the property has a description."""
+
+
+class VagueParameterName(NodeRule):
+    """
+    ## What it does
+    Flags a property named only with vague words (`data`, `input`, `value`, `params`, `args`,
+    `payload`, `obj`, `input_data`) and one-letter names (`x`) that have no description.
+
+    ## Why is this bad?
+    The property name is how the model decides what to put where. `data` tells it nothing, so it
+    falls back to guessing from the description, or stuffs the whole request into the field.
+
+    ## Example
+    ```json
+    {"type": "object", "properties": {"data": {"type": "string"}}}
+    ```
+
+    ## Use instead
+    ```json
+    {"type": "object", "properties": {"order_id": {"type": "string", "description": "..."}}}
+    ```
+
+    ## Options
+    - `vague-words` (list of str): the vague vocabulary; replaces the default list.
+    - `extend-vague-words` (list of str, default `[]`): words added to the list.
+    - `allow-described-single-letters` (bool, default true): a one-letter name with a description
+      passes (`x` of a math function, `n` of a factorial).
+
+    ## Severity
+    Warning when the vague name is all the model gets (no description of three words or more,
+    no properties that spell out the contents); info when a description carries the meaning.
+
+    ## Trade-off
+    Only names made *entirely* of vague words are flagged: `user_data` names its subject and
+    passes. A vague name is excused where it is the domain's own word: `value` beside
+    `key`/`name`/`unit`, `params`/`data` beside `url`/`endpoint`/`function` (the key-value,
+    HTTP and call-forwarding idioms), and a described name that is the only parameter of its
+    object. One-letter names are often a domain convention (coordinates, formulas), so by default
+    a description is enough to excuse them.
+
+    ## Fix safety
+    No automatic fix: renaming a parameter breaks callers.
+    """
+
+    code = "SL106"
+    slug = "vague-parameter-name"
+    severity = Severity.WARNING
+    summary = "a parameter is named data, input, value, params, args, payload, obj, or one letter"
+    Options = Options
+
+    def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
+        name = node.property_name
+        if not node.is_property or not name:
+            return
+        if len(name) == 1 and name.isalpha():
+            if self.options.allow_described_single_letters and description_of(node.schema).strip():
+                return
+            problem = "is a single letter with no description"
+        elif words_in(split_name(name), merged(self.options.vague_words, self.options.extend_vague_words)):
+            siblings = _sibling_names(node)
+            documented = _is_documented(node.schema)
+            if _excused_by_siblings(split_name(name), siblings) or (documented and not siblings):
+                return
+            if documented:
+                yield Finding(
+                    f"parameter name `{name}` is vague (its description carries the meaning); a specific name "
+                    f"such as `order_id` or `search_text` is matched more reliably",
+                    node.pointer,
+                    key=True,
+                    severity=Severity.INFO,
+                    data={"name": name, "documented": True},
+                )
+                return
+            problem = "says nothing about what it holds and has no description to make up for it"
+        else:
+            return
+        yield Finding(
+            f"parameter name `{name}` {problem}; name what it holds (e.g. `order_id`, `search_text`)",
+            node.pointer,
+            key=True,
+            data={"name": name, "documented": False},
+        )

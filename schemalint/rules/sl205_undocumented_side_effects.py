@@ -1,0 +1,83 @@
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from schemalint.diagnostics import Finding
+from schemalint.model import Severity, Tool
+from schemalint.rules.base import LintContext, ToolRule
+from schemalint.text import ALL_VERBS, WRITING_VERBS, action_verb, merged, split_name, text_mentions_side_effects
+
+#: MCP annotations that document side effects for the client and the model.
+SIDE_EFFECT_ANNOTATIONS = ("readOnlyHint", "destructiveHint", "idempotentHint")
+
+
+@dataclass(frozen=True)
+class Options:
+    writing_verbs: tuple[str, ...] = tuple(sorted(WRITING_VERBS))
+    """Verbs that mark a tool as writing (replaces the default list)."""
+    extend_writing_verbs: tuple[str, ...] = ()
+    """Verbs added to `writing-verbs`."""
+
+
+class UndocumentedSideEffects(ToolRule):
+    """
+    ## What it does
+    Flags a writing tool whose description says nothing about side effects, idempotency,
+    reversibility or confirmation. A tool is writing when the action verb of its name is a
+    writing verb (`create`, `update`, `delete`, `send`, `pay`, `refund`, `cancel`, `book`, ...).
+    MCP annotations that state `readOnlyHint`, `destructiveHint` or `idempotentHint` count as
+    documentation, and so does description text such as "cannot be undone", "idempotent",
+    "safe to retry", "asks for confirmation", "charges the card", "不可撤销", "幂等".
+
+    ## Why is this bad?
+    Models retry, and run calls in parallel. A write that is not idempotent, sends money or
+    cannot be undone needs the model to know that before it calls it a second time or without
+    asking the user.
+
+    ## Example
+    ```json
+    {"name": "refund_order", "description": "Refund an order to the original payment method."}
+    ```
+
+    ## Use instead
+    ```json
+    {"name": "refund_order", "description": "Refund an order to the original payment method. Moves money and cannot be undone: confirm the amount with the user first. Idempotent per order_id."}
+    ```
+
+    ## Options
+    - `writing-verbs` (list of str): verbs that mark a writing tool; replaces the default list.
+    - `extend-writing-verbs` (list of str, default `[]`): verbs added to the list.
+
+    ## Trade-off
+    Only the name's action verb counts: the first verb, unless it is a word that is as often a
+    noun (`store`, `book`, `order`) and another verb follows (`grocery_store_find` reads as
+    `find`). So `get_or_create_user` reads as a read, and a tool named without a verb passes.
+
+    ## Fix safety
+    No automatic fix.
+    """
+
+    code = "SL205"
+    slug = "undocumented-side-effects"
+    severity = Severity.WARNING
+    summary = "a writing tool says nothing of side effects or idempotency"
+    Options = Options
+
+    def check(self, tool: Tool, context: LintContext) -> Iterable[Finding]:
+        annotations = tool.annotations if isinstance(tool.annotations, dict) else {}
+        if any(isinstance(annotations.get(key), bool) for key in SIDE_EFFECT_ANNOTATIONS):
+            return
+        writing = merged(self.options.writing_verbs, self.options.extend_writing_verbs)
+        verb = action_verb(split_name(tool.name or ""), ALL_VERBS | writing)
+        if verb not in writing:
+            return
+        text = tool.description or ""
+        if text_mentions_side_effects(text):
+            return
+        yield Finding(
+            f"`{tool.display_name}` changes state (`{verb}`) but its description says nothing of side effects; "
+            "say what changes, whether it can be undone, and whether repeating the call is safe",
+            tool.description_pointer if tool.description else (tool.name_pointer or tool.pointer),
+            data={"tool": tool.name, "verb": verb},
+        )

@@ -1,0 +1,115 @@
+from __future__ import annotations
+
+import re
+from typing import Iterable, Iterator
+
+from schemalint.diagnostics import Finding
+from schemalint.model import JSON, Severity, Tool, ToolSet
+from schemalint.rules.base import LintContext, ToolSetRule
+
+# An identifier that can only be a code name: snake_case, kebab-case with an underscore-free
+# word pair, camelCase, or dotted (`math.factorial`).
+_IDENT = r"[A-Za-z][A-Za-z0-9]*(?:[_.][A-Za-z0-9]+)+|[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+"
+_QUOTE = r"[`'\"“‘]?"
+# `use the 'endCursor' from the response`, `use the nextPage value`: a field, not a tool
+_NOT_A_TOOL_AFTER = (
+    r"(?![`'\"”’]?\s*(?i:from|of|in|as|field|fields|value|values|parameter|parameters|param|property|key|cursor|argument|"
+    r"attribute|option|flag|header|column|variable)\b)"
+)
+_REFERENCE = re.compile(
+    rf"""
+      \b(?i:use|call|invoke|try|run|prefer|see|first)\s+(?i:the\s+)?{_QUOTE}(?P<a>{_IDENT})\b{_QUOTE}{_NOT_A_TOOL_AFTER}
+    | {_QUOTE}\b(?P<b>{_IDENT})\b{_QUOTE}\s+(?i:tool|function)\b
+    | (?:请用|请使用|请改用|改用|调用|使用|参见)\s*{_QUOTE}(?P<c>{_IDENT})\b{_QUOTE}
+    | {_QUOTE}\b(?P<d>{_IDENT})\b{_QUOTE}\s*(?:工具|函数)
+    """,
+    re.VERBOSE,
+)
+
+
+def referenced_tool_names(text: str) -> Iterator[str]:
+    """Identifiers the text presents as tools: `use list_orders`, "the `get_order` tool", "请用 get_order"."""
+    for match in _REFERENCE.finditer(text):
+        name = next(g for g in match.groups() if g)
+        yield name.rstrip(".")
+
+
+def _schema_words(schema: JSON) -> set[str]:
+    """Property names and string enum values anywhere in a schema (they are not tool names)."""
+    found: set[str] = set()
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            properties = node.get("properties")
+            if isinstance(properties, dict):
+                found.update(properties)
+            for value in node.get("enum", []) if isinstance(node.get("enum"), list) else []:
+                if isinstance(value, str):
+                    found.add(value)
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return found
+
+
+class UnknownToolReference(ToolSetRule):
+    """
+    ## What it does
+    Finds other tools named in a tool's description ("use `list_orders` instead", "call
+    get_user first", "the report_orders tool", "请用 export_orders") and flags names that are
+    not in the tool set.
+
+    ## Why is this bad?
+    Pointing at a sibling is the best way to draw a boundary, but a pointer to a tool that was
+    renamed or never shipped sends the model looking for something that does not exist: it
+    invents a call, or gives up on the right tool.
+
+    ## Example
+    ```json
+    [{"name": "get_order", "description": "... For many orders use list_orders instead."}]
+    ```
+
+    ## Use instead
+    Reference a tool that is in the set, or ship `list_orders` alongside `get_order`.
+
+    ## Options
+    None.
+
+    ## Trade-off
+    Only identifiers written as code (`snake_case`, `camelCase`, `dotted.name`) in a referring
+    phrase count, so ordinary words are never mistaken for tools. Property names and enum values
+    of the tool's own schema are ignored (they are often quoted the same way). A set assembled
+    from several files must be linted together (config `toolsets`) or cross-file references will
+    look unknown.
+
+    ## Fix safety
+    No automatic fix.
+    """
+
+    code = "SL206"
+    slug = "unknown-tool-reference"
+    severity = Severity.WARNING
+    summary = "a description names another tool that is not in the set"
+
+    def check(self, toolset: ToolSet, context: LintContext) -> Iterable[Finding]:
+        known = {tool.name for tool in toolset.tools if tool.name}
+        known_lower = {name.lower() for name in known}
+        for tool in toolset.tools:
+            yield from self._check_tool(tool, known_lower)
+
+    def _check_tool(self, tool: Tool, known_lower: set[str]) -> Iterable[Finding]:
+        if not tool.description or tool.description_pointer is None:
+            return
+        own_words = {w.lower() for w in _schema_words(tool.parameters)}
+        reported: set[str] = set()
+        for name in referenced_tool_names(tool.description):
+            lowered = name.lower()
+            if lowered in known_lower or lowered in own_words or lowered in reported:
+                continue
+            reported.add(lowered)
+            yield Finding(
+                f"description of `{tool.display_name}` refers to `{name}`, which is not a tool in this set",
+                tool.description_pointer,
+                data={"tool": tool.name, "reference": name},
+            )

@@ -1,0 +1,144 @@
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable
+
+from schemalint.diagnostics import Finding
+from schemalint.model import SchemaNode, Severity, schema_types
+from schemalint.rules.base import LintContext, NodeRule
+from schemalint.text import description_of, merged, name_has_unit, split_name, text_mentions_unit
+
+QUANTITY_WORDS = tuple(
+    """
+    amount price cost fee fees balance budget salary wage payment charge tax tip discount
+    duration timeout delay interval ttl elapsed latency period wait expiry expiration lifetime uptime
+    size filesize weight mass distance temperature temp speed velocity altitude elevation bandwidth memory
+    storage volume capacity
+    """.split()
+)
+
+
+#: `page_size`, `batch_size`: a count of things, not a measurement.
+_COUNT_PREFIXES = frozenset("page batch serving servings sample group party team chunk window step pool queue".split())
+#: A description that makes the number a count, a multiplier or a normalised score needs no unit.
+_DIMENSIONLESS = re.compile(
+    r"\bnumber\s+of\b|\bhow\s+many\b|\bcount\s+of\b|\bmultiplier\b|\bfactor\b|\brelative\s+to\b|\bhalf\b"
+    r"|\bdouble\b|\b\d+(?:\.\d+)?x\b|\bnormali[sz]ed\b|\bscale\s+of\b|\bin\s+units\b|\bunitless\b"
+    r"|\b(?:between|from)\s+-?\d+(?:\.\d+)?\s*(?:\([^)]*\)\s*)?(?:and|to|-)\s+-?\d+|\b0(?:\.0+)?\s+means\b"
+    r"|\bis\s+(?:the\s+)?normal\b|\brandomness\b|\bdeterministic\b|\bcreativ|\bsampling\b|\binfluence\b"
+    r"|[,(]\s*(?:m|s|g|h|l|v|a|w|j|n|c)\s*\)?\.?\s*$|个数|数量|倍",
+    re.IGNORECASE,
+)
+#: `size` alone is as often a count (`size of the map`) as a measurement; it needs a data context.
+_DATA_WORDS = re.compile(
+    r"\b(?:file|files|image|upload|attachment|memory|disk|buffer|payload|message|cache|storage|download|blob|"
+    r"document|video|audio|photo|object|body|request|response|chunk)\b|文件|图片|内存|磁盘",
+    re.IGNORECASE,
+)
+#: A sibling such as `currency` or `from_unit` carries the unit for the number beside it.
+_UNIT_SIBLINGS = frozenset("currency unit units".split())
+
+
+def _unit_given_by_sibling(node: SchemaNode) -> bool:
+    parent = node.parent.schema if node.parent is not None else None
+    properties = parent.get("properties") if isinstance(parent, dict) else None
+    if not isinstance(properties, dict):
+        return False
+    return any(set(split_name(name)) & _UNIT_SIBLINGS for name in properties if name != node.property_name)
+
+
+_SUGGESTED_UNIT = {
+    **dict.fromkeys("amount price cost fee fees balance budget salary wage payment charge tax tip discount".split(), "cents"),
+    **dict.fromkeys("duration timeout delay interval ttl elapsed latency period wait lifetime uptime".split(), "ms"),
+    **dict.fromkeys("size filesize memory storage bandwidth capacity".split(), "bytes"),
+    **dict.fromkeys("weight mass".split(), "kg"),
+    **dict.fromkeys("distance altitude elevation".split(), "m"),
+    **dict.fromkeys("temperature temp".split(), "celsius"),
+    **dict.fromkeys("speed velocity".split(), "kmh"),
+    "volume": "liters",
+}
+
+
+@dataclass(frozen=True)
+class Options:
+    quantity_words: tuple[str, ...] = QUANTITY_WORDS
+    """Name words that mark a measured quantity (replaces the default list)."""
+    extend_quantity_words: tuple[str, ...] = ()
+    """Words added to `quantity-words`."""
+    extend_units: tuple[str, ...] = ()
+    """Extra unit words accepted in names and descriptions (e.g. `credits`, `points`)."""
+
+
+class UnitlessQuantity(NodeRule):
+    """
+    ## What it does
+    Flags a numeric parameter that measures something (amount, price, duration, timeout, size,
+    weight, distance, temperature, speed...) when neither its name nor its description names a
+    unit. Units are recognised in names (`amountCents`, `timeout_ms`, `size_bytes`, `weightKg`,
+    `discount_pct`) and in descriptions, in English ("in seconds", "kg", "USD", "%") and Chinese
+    ("毫秒", "字节", "公里", "千克", "单位：元", "金额（分）", "30秒").
+
+    ## Why is this bad?
+    `amount: 10` is ten dollars to one reader and ten cents to another; `timeout: 30` is thirty
+    seconds or thirty milliseconds. The model guesses, and the guess is sometimes off by a factor
+    of a hundred or a thousand.
+
+    ## Example
+    ```json
+    {"refund_amount": {"type": "number", "description": "How much to refund."}}
+    ```
+
+    ## Use instead
+    ```json
+    {"refund_amount_cents": {"type": "integer", "minimum": 1, "description": "Amount to refund, in cents."}}
+    ```
+
+    ## Options
+    - `quantity-words` (list of str): name words that mark a quantity; replaces the default list.
+    - `extend-quantity-words` (list of str, default `[]`): words added to that list.
+    - `extend-units` (list of str, default `[]`): extra unit words.
+
+    ## Trade-off
+    Only `number` and `integer` parameters are checked, and only names containing a quantity
+    word: counts (`quantity`, `count`, `limit`, `page_size`) and geometric lengths of abstract
+    shapes are left alone. A description that makes the number a count ("the number of
+    nights"), a multiplier ("2.0 is double speed") or a normalised score ("between 0 and 1")
+    needs no unit, and neither does a number beside a `currency` or `*_unit` parameter.
+
+    ## Fix safety
+    No automatic fix: only the owner knows the unit.
+    """
+
+    code = "SL304"
+    slug = "unitless-quantity"
+    severity = Severity.WARNING
+    summary = "a numeric quantity (amount, duration, size, weight...) has no unit in its name or description"
+    Options = Options
+
+    def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
+        if not node.is_property or not node.property_name:
+            return
+        if not schema_types(node.schema) & {"number", "integer"}:
+            return
+        words = split_name(node.property_name)
+        quantity = next(
+            (w for w in words if w in merged(self.options.quantity_words, self.options.extend_quantity_words)), None
+        )
+        if quantity is None or name_has_unit(words, self.options.extend_units):
+            return
+        description = description_of(node.schema)
+        if quantity == "size" and (set(words) & _COUNT_PREFIXES or not _DATA_WORDS.search(f"{words} {description}")):
+            return
+        if text_mentions_unit(description, self.options.extend_units) or _DIMENSIONLESS.search(description):
+            return
+        if _unit_given_by_sibling(node):
+            return
+        example = f"`{node.property_name}_{_SUGGESTED_UNIT.get(quantity, 'unit')}`"
+        yield Finding(
+            f"`{node.property_name}` is a quantity ({quantity}) with no unit; put the unit in the name "
+            f"(e.g. {example}) or the description",
+            node.pointer,
+            key=True,
+            data={"parameter": node.property_name, "quantity": quantity},
+        )

@@ -1,0 +1,81 @@
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from schemalint.diagnostics import Finding
+from schemalint.model import SchemaNode, Severity, schema_types
+from schemalint.rules.base import LintContext, NodeRule
+from schemalint.text import is_constrained_string, merged, split_name
+
+ENUM_WORDS = tuple(
+    """
+    status state type kind mode sort order direction level priority severity currency category unit units
+    format gender visibility role tier plan frequency granularity interval period method
+    """.split()
+)
+
+
+@dataclass(frozen=True)
+class Options:
+    enum_words: tuple[str, ...] = ENUM_WORDS
+    """Final name words that usually name a closed set of values (replaces the default list)."""
+    extend_enum_words: tuple[str, ...] = ()
+    """Words added to `enum-words`."""
+
+
+class EnumCandidate(NodeRule):
+    """
+    ## What it does
+    Flags a free string parameter whose name usually means a closed set of values (`status`,
+    `state`, `type`, `kind`, `mode`, `sort`, `order`, `level`, `priority`, `currency`,
+    `sort_order`, `orderStatus`) when it has no `enum`, `const`, `pattern` or `format`.
+
+    ## Why is this bad?
+    Given a free string, the model guesses the spelling: `shipped`, `Shipped`, `SHIPPED`,
+    `dispatched`. An `enum` lists the values it may use, and strict modes enforce it.
+
+    ## Example
+    ```json
+    {"status": {"type": "string", "description": "Order status filter."}}
+    ```
+
+    ## Use instead
+    ```json
+    {"status": {"type": "string", "enum": ["paid", "shipped", "refunded"]}}
+    ```
+
+    ## Options
+    - `enum-words` (list of str): final name words that suggest an enum; replaces the default.
+    - `extend-enum-words` (list of str, default `[]`): words added to the list.
+
+    ## Trade-off
+    Only the last word of the name counts (`order_status` yes, `status_message` no). Some of
+    these really are open-ended (a MIME `type`, an ISO `currency`): this is an info finding,
+    a prompt to check, not a defect.
+
+    ## Fix safety
+    No automatic fix: only the owner knows the closed set.
+    """
+
+    code = "SL305"
+    slug = "enum-candidate"
+    severity = Severity.INFO
+    summary = "a free string named status/state/type/kind/mode/sort/order/level/priority/currency... has no enum"
+    Options = Options
+
+    def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
+        if not node.is_property or not node.property_name or not isinstance(node.schema, dict):
+            return
+        if schema_types(node.schema) != {"string"} or is_constrained_string(node.schema):
+            return
+        words = split_name(node.property_name)
+        if not words or words[-1] not in merged(self.options.enum_words, self.options.extend_enum_words):
+            return
+        yield Finding(
+            f"`{node.property_name}` is a free string but its name suggests a fixed set of values; list them "
+            "with `enum`",
+            node.pointer,
+            key=True,
+            data={"parameter": node.property_name},
+        )

@@ -1,0 +1,93 @@
+from __future__ import annotations
+
+from typing import Iterable
+
+from schemalint.diagnostics import Finding
+from schemalint.model import SchemaNode, Severity, schema_types
+from schemalint.rules.base import LintContext, NodeRule
+from schemalint.text import description_of, split_name, text_states_date_format
+
+#: Name words that make a string a date or time.
+DATE_WORDS = frozenset(
+    "date dates datetime datetimes timestamp timestamps time times deadline birthday birthdate dob expiry "
+    "expiration since until checkin checkout".split()
+)
+#: `created_at`, `expires_on`, `starts_at`: a verb form followed by at/on.
+_TIME_SUFFIXES = frozenset({"at", "on"})
+#: Words that, next to a date word, make the value something else (`time_zone`, `date_format`, `time_unit`).
+NOT_A_DATE = frozenset(
+    "zone timezone tz unit units format formats period range ranges frame window type kind slot slots "
+    "preference limit limits span spent taken out interval step signature meal supplier provider".split()
+)
+
+
+def looks_like_datetime(name: str) -> bool:
+    words = split_name(name)
+    if not words or set(words) & NOT_A_DATE:
+        return False
+    if set(words) & DATE_WORDS:
+        return True
+    return len(words) >= 2 and words[-1] in _TIME_SUFFIXES and words[-2].endswith(("ed", "s"))
+
+
+class DatetimeWithoutFormat(NodeRule):
+    """
+    ## What it does
+    Flags a string parameter named like a date or time (`date`, `start_time`, `createdAt`,
+    `deadline`, `since`, `until`, `expires_on`) that has no `format` (`date-time`, `date`,
+    `time`), no `pattern`, no `enum`, and no format or example in its description ("ISO 8601",
+    "YYYY-MM-DD", "e.g. 2025-01-31T09:00:00Z", "格式").
+
+    ## Why is this bad?
+    "Next Friday", "03/04/2025" (March or April?) and a time without a timezone are all valid
+    strings. The model picks one, the backend parses another, and the booking lands on the wrong
+    day.
+
+    ## Example
+    ```json
+    {"start_time": {"type": "string", "description": "When the meeting starts."}}
+    ```
+
+    ## Use instead
+    ```json
+    {"start_time": {"type": "string", "format": "date-time",
+      "description": "Start, ISO 8601 with timezone offset, e.g. 2025-01-31T09:00:00+08:00."}}
+    ```
+
+    ## Options
+    None.
+
+    ## Trade-off
+    Any stated format is accepted, even one that leaves the timezone open: the rule catches the
+    unspecified case, not every ambiguous one. `time_zone`, `date_format`, `time_period` and
+    similar names are not dates and are skipped.
+
+    ## Fix safety
+    No automatic fix: `format: date-time` changes what the validator accepts.
+    """
+
+    code = "SL307"
+    slug = "datetime-without-format"
+    severity = Severity.WARNING
+    summary = "a date/time string has no format (date-time/date/time) and no stated ISO 8601 format"
+
+    def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
+        schema = node.schema
+        if not node.is_property or not node.property_name or not isinstance(schema, dict):
+            return
+        if "string" not in schema_types(schema) or not looks_like_datetime(node.property_name):
+            return
+        if any(key in schema for key in ("format", "pattern", "enum", "const", "examples")):
+            return
+        default = schema.get("default")
+        if text_states_date_format(description_of(schema)) or (
+            isinstance(default, str) and text_states_date_format(default)
+        ):
+            return
+        yield Finding(
+            f"`{node.property_name}` is a date/time string with no format; add `\"format\": \"date-time\"` (or "
+            "`date`) and say \"ISO 8601 with timezone, e.g. 2025-01-31T09:00:00Z\"",
+            node.pointer,
+            key=True,
+            data={"parameter": node.property_name},
+        )

@@ -1,0 +1,64 @@
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from schemalint.diagnostics import Finding
+from schemalint.model import SchemaNode, Severity
+from schemalint.rules.base import LintContext, NodeRule
+from schemalint.text import description_of
+
+#: Keywords that give a property its type when `type` itself is absent.
+TYPE_GIVING = ("type", "enum", "const", "$ref", "anyOf", "oneOf", "allOf")
+#: A description that says any value is accepted makes the missing type deliberate.
+_ANY_VALUE = re.compile(r"\bany\s+(?:json\s+)?(?:value|type)\b|任意(?:类型|值)", re.IGNORECASE)
+
+
+class MissingType(NodeRule):
+    """
+    ## What it does
+    Flags a property with no `type` and nothing else that fixes one (`enum`, `const`, `$ref`,
+    `anyOf`/`oneOf`/`allOf`).
+
+    ## Why is this bad?
+    An untyped property accepts anything: the model may send a string where you parse a number,
+    or an object where you expect a list. Strict modes reject untyped properties outright.
+
+    ## Example
+    ```json
+    {"type": "object", "properties": {"quantity": {"description": "How many to order."}}}
+    ```
+
+    ## Use instead
+    ```json
+    {"type": "object", "properties": {"quantity": {"type": "integer", "minimum": 1}}}
+    ```
+
+    ## Options
+    None.
+
+    ## Trade-off
+    A property whose description says it accepts any value ("Any JSON value is accepted") is
+    taken at its word; an explicit union such as `"type": ["string", "number", "boolean",
+    "null"]` says the same to strict modes.
+
+    ## Fix safety
+    No automatic fix: only the owner knows the type.
+    """
+
+    code = "SL312"
+    slug = "missing-type"
+    severity = Severity.WARNING
+    summary = "a property has no type (and no enum/const/$ref)"
+
+    def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
+        if not node.is_property or not isinstance(node.schema, dict):
+            return
+        if any(key in node.schema for key in TYPE_GIVING) or _ANY_VALUE.search(description_of(node.schema)):
+            return
+        yield Finding(
+            f"property `{node.property_name}` has no `type`; the model may send any JSON value",
+            node.pointer,
+            key=True,
+            data={"parameter": node.property_name},
+        )

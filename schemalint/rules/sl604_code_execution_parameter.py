@@ -1,0 +1,89 @@
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from schemalint.diagnostics import Finding
+from schemalint.model import SchemaNode, Severity, schema_types
+from schemalint.rules.base import LintContext, NodeRule
+from schemalint.text import description_of, split_name
+
+#: Name words that are code whatever the description says.
+CODE_WORDS = frozenset("script shell sql bash powershell cmd javascript python jscode pycode".split())
+#: Name words that are code only when the description says so (`code` may be a country code).
+MAYBE_CODE_WORDS = frozenset("code command commands query expression expr statement snippet program source eval".split())
+_CODE_TEXT = re.compile(
+    r"\b(?:sql|cypher|sparql|graphql|shell|bash|powershell|terminal)\b"
+    r"|\b(?:python|javascript|js|typescript|ruby|perl|php|lua)\s+(?:code|script|expression|snippet|function|statement)"
+    r"|\b(?:code|script|commands?|statements?|expressions?)\s+(?:to|that\s+will\s+be|which\s+will\s+be)\s+"
+    r"(?:be\s+)?(?:run|execute|executed|evaluate|evaluated)\b"
+    r"|\b(?:execute|run|evaluate|eval)\b[^.]{0,30}\b(?:code|script|commands?|statement)\b"
+    r"|执行|脚本|命令行",
+    re.IGNORECASE,
+)
+#: Words in the name that make `code` something else (`country_code`, `zip_code`).
+_NOT_CODE = frozenset(
+    "country zip postal post currency language lang airport iata icao status error promo coupon discount "
+    "verification auth otp access product area region state color colour referral invite iso tax hs naics sic "
+    "sku bar qr branch swift bank station stock ticker exit response http phone dial unit prompt factory name "
+    "id path file url type description title search".split()
+)
+
+
+class CodeExecutionParameter(NodeRule):
+    """
+    ## What it does
+    Flags a string parameter that takes code to run: shell commands, SQL, scripts, Python or
+    JavaScript. Names that are code on their own (`script`, `shell`, `sql`, `bash`, `cmd`)
+    are flagged directly; ambiguous names (`code`, `command`, `query`, `expression`) only when
+    the description says the value is executed or names a language ("SQL query to run",
+    "Python code to execute"). `country_code`, `zip_code` and similar are never flagged.
+
+    ## Why is this bad?
+    A code parameter turns a prompt injection into remote code execution: whatever text the
+    model was steered by ends up running with the server's privileges.
+
+    ## Example
+    ```json
+    {"sql": {"type": "string", "description": "SQL query to run against the orders database."}}
+    ```
+
+    ## Use instead
+    Narrow, typed operations (`get_order(order_id)`, `list_orders(status, limit)`), or a
+    read-only sandbox whose limits the description states.
+
+    ## Options
+    None.
+
+    ## Trade-off
+    A warning, not an error: some tools exist to run code (a code interpreter). Keep them, run
+    them sandboxed, and suppress the finding with a comment saying so.
+
+    ## Fix safety
+    No automatic fix.
+    """
+
+    code = "SL604"
+    slug = "code-execution-parameter"
+    severity = Severity.WARNING
+    summary = "a parameter takes code, shell commands or SQL"
+
+    def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
+        schema = node.schema
+        if not node.is_property or not node.property_name or not isinstance(schema, dict):
+            return
+        if "string" not in schema_types(schema) or "enum" in schema or "const" in schema:
+            return
+        words = split_name(node.property_name)
+        if not words or set(words) & _NOT_CODE:
+            return
+        if not set(words) & CODE_WORDS:
+            if not set(words) & MAYBE_CODE_WORDS or not _CODE_TEXT.search(description_of(schema)):
+                return
+        yield Finding(
+            f"`{node.property_name}` takes code or commands to execute; prefer narrow typed parameters, or "
+            "sandbox the execution and say so",
+            node.pointer,
+            key=True,
+            data={"parameter": node.property_name},
+        )

@@ -1,0 +1,98 @@
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from schemalint.diagnostics import Finding
+from schemalint.model import SchemaNode, Severity
+from schemalint.rules.base import LintContext, NodeRule
+from schemalint.text import description_of, split_name
+
+#: Final name words that are a credential on their own.
+CREDENTIAL_WORDS = frozenset("password passwd pwd passphrase secret secrets apikey credential credentials".split())
+#: Final word pairs that are a credential (`api_key`, `access_token`).
+CREDENTIAL_PAIRS = frozenset(
+    {
+        ("api", "key"),
+        ("access", "key"),
+        ("secret", "key"),
+        ("private", "key"),
+        ("ssh", "key"),
+        ("signing", "key"),
+        ("access", "token"),
+        ("auth", "token"),
+        ("bearer", "token"),
+        ("refresh", "token"),
+        ("session", "token"),
+        ("id", "token"),
+        ("oauth", "token"),
+        ("api", "token"),
+        ("client", "secret"),
+        ("app", "secret"),
+        ("session", "cookie"),
+    }
+)
+#: `token` and `key` alone are credentials only when the description says so (`page_token` is not).
+_AUTH_TEXT = re.compile(
+    r"\b(?:auth\w*|api\s+key|access|bearer|secret|credential|login|password|oauth|jwt)\b|认证|鉴权|密钥|令牌",
+    re.IGNORECASE,
+)
+_NOT_CREDENTIAL = frozenset("page next continuation cursor max count limit num sort partition primary foreign".split())
+
+
+class CredentialParameter(NodeRule):
+    """
+    ## What it does
+    Flags a parameter that takes a credential: `password`, `secret`, `api_key`, `access_token`,
+    `client_secret`, `private_key`..., and `token`/`key` alone when the description talks about
+    authentication. Pagination tokens (`page_token`, `next_token`) and LLM token counts
+    (`max_tokens`) are not flagged.
+
+    ## Why is this bad?
+    A credential in a parameter passes through the model: it sits in the conversation, in logs
+    and traces, and a prompt injection can ask the model to put it somewhere else. Credentials
+    belong in the server's configuration or the client's auth layer, never in the context.
+
+    ## Example
+    ```json
+    {"api_key": {"type": "string", "description": "Your API key for the weather service."}}
+    ```
+
+    ## Use instead
+    Read the key from the server's environment or from the MCP client's auth; drop the parameter.
+
+    ## Options
+    None.
+
+    ## Trade-off
+    Only names are judged (and descriptions for the ambiguous `token`/`key`); a credential
+    hidden in a field called `config` is not found.
+
+    ## Fix safety
+    No automatic fix: removing the parameter changes the interface.
+    """
+
+    code = "SL605"
+    slug = "credential-parameter"
+    severity = Severity.WARNING
+    summary = "a password/token/api_key/secret parameter: credentials should not pass through the model"
+
+    def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
+        if not node.is_property or not node.property_name or not isinstance(node.schema, dict):
+            return
+        words = split_name(node.property_name)
+        if not words or set(words) & _NOT_CREDENTIAL:
+            return
+        last_pair = tuple(words[-2:]) if len(words) >= 2 else ()
+        is_credential = words[-1] in CREDENTIAL_WORDS or last_pair in CREDENTIAL_PAIRS
+        if not is_credential and words[-1] in ("token", "key") and _AUTH_TEXT.search(description_of(node.schema)):
+            is_credential = True
+        if not is_credential:
+            return
+        yield Finding(
+            f"`{node.property_name}` takes a credential through the model; keep secrets in the server's "
+            "configuration or the client's auth layer",
+            node.pointer,
+            key=True,
+            data={"parameter": node.property_name},
+        )

@@ -1,0 +1,584 @@
+"""Shared text helpers and word lists for the naming, description and security rules.
+
+Every rule that looks at words goes through this module, so that a name is split the same way
+everywhere and a unit, verb or boundary phrase recognised by one rule is recognised by all of them.
+Descriptions are often Chinese: the helpers here understand CJK text as well as English.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping
+
+from schemalint.model import JSON
+
+
+def word_set(text: str) -> frozenset[str]:
+    """A vocabulary written as whitespace-separated words."""
+    return frozenset(text.split())
+
+
+def word_list(text: str) -> tuple[str, ...]:
+    """An ordered vocabulary written as whitespace-separated words."""
+    return tuple(text.split())
+
+
+# --------------------------------------------------------------------------------------------
+# Names
+# --------------------------------------------------------------------------------------------
+
+_SEPARATORS = re.compile(r"[\s_\-.:/]+")
+# an acronym (not followed by a lower-case letter), a capitalised or lower-case word, digits,
+# or a run of non-ASCII letters (CJK names)
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|[^\W\d_A-Za-z]+")
+
+
+def split_name(name: str) -> list[str]:
+    """Lower-cased words of an identifier: snake_case, camelCase, PascalCase, kebab-case, dots.
+
+    >>> split_name("getHTTPResponse_v2.fetch-all")
+    ['get', 'http', 'response', 'v', '2', 'fetch', 'all']
+    """
+    words: list[str] = []
+    for part in _SEPARATORS.split(name):
+        words.extend(w.lower() for w in _WORD.findall(part))
+    return words
+
+
+def name_style(name: str) -> str | None:
+    """`snake_case`, `camelCase`, `PascalCase`, `kebab-case`, `mixed`, or None for a single word.
+
+    A dotted namespace prefix (`math.factorial`) is ignored: the style of the last segment counts.
+    """
+    last = name.rsplit(".", 1)[-1]
+    has_underscore = "_" in last.strip("_")
+    has_dash = "-" in last.strip("-")
+    has_hump = re.search(r"[a-z0-9][A-Z]", last) is not None
+    styles = []
+    if has_underscore:
+        styles.append("snake_case")
+    if has_dash:
+        styles.append("kebab-case")
+    if has_hump and not has_underscore and not has_dash:
+        styles.append("PascalCase" if last[:1].isupper() else "camelCase")
+    if len(styles) > 1 or (has_hump and (has_underscore or has_dash)):
+        return "mixed"
+    return styles[0] if styles else None
+
+
+def words_in(words: Iterable[str], vocabulary: Iterable[str]) -> bool:
+    """True when every word is in the vocabulary (and there is at least one word)."""
+    vocab = {v.lower() for v in vocabulary}
+    listed = list(words)
+    return bool(listed) and all(w in vocab for w in listed)
+
+
+def merged(default: Iterable[str], extension: Iterable[str]) -> frozenset[str]:
+    """A default word list plus a user's `extend-*` list, lower-cased."""
+    return frozenset(w.lower() for w in (*default, *extension))
+
+
+# --------------------------------------------------------------------------------------------
+# Verbs
+# --------------------------------------------------------------------------------------------
+
+#: Verbs of tools that change state somewhere (SL205 side effects, SL606 annotation contradictions).
+WRITING_VERBS = word_set(
+    """
+    create add insert update edit modify patch change set put post delete remove drop destroy purge erase
+    wipe reset send email notify publish submit pay charge refund cancel book reserve purchase buy sell
+    transfer withdraw deposit merge push commit close reopen archive unarchive assign unassign approve
+    reject dismiss lock unlock upload write save store rename move fork star unstar follow unfollow invite
+    revoke grant register enroll subscribe unsubscribe schedule trigger deploy install uninstall enable
+    disable start stop restart kill terminate exchange return mark block unblock ban unban like upvote
+    downvote comment reply accept decline confirm mint swap stake place resolve unresolve reprioritize
+    request overwrite replace apply import sync rollback revert suspend
+    """
+)
+
+#: Verbs that unmistakably destroy data (SL606: a `destructiveHint: false` on these is a contradiction).
+DESTRUCTIVE_VERBS = word_set(
+    """
+    delete remove drop destroy purge erase wipe overwrite truncate
+    """
+)
+
+#: Verbs of tools that only read or compute.
+READING_VERBS = word_set(
+    """
+    get list search find fetch lookup look query read retrieve show view describe check count calculate
+    compute convert estimate analyze analyse validate verify predict recommend translate summarize summarise
+    parse format download export load compare detect extract generate render explain inspect browse scan
+    test measure evaluate forecast track monitor locate identify match sort filter select solve simulate
+    plot draw suggest classify preview watch poll ping print display determine calc obtain discover explore
+    review diff encode decode hash sum average aggregate rank score lint
+    """
+)
+
+#: Verbs that neither read nor clearly write, still verbs for SL102.
+OTHER_VERBS = word_set(
+    """
+    run execute exec process handle call invoke do make use go navigate click type scroll turn take play
+    pause resume log login logout authenticate authorize connect disconnect sign open manage perform prepare
+    plan optimize optimise fill answer ask chat talk speak say tell think wait sleep retry transcribe
+    transform split join tokenize reverse shuffle roll flip pick draw order adjust control activate
+    deactivate toggle share invite greet welcome celebrate visit travel fly drive ship tune respond record
+    clean multiply divide subtract train configure design skip fit sample mix cook bake learn compose help
+    teach build compile install configure initialize init setup refresh reload upgrade downgrade cd ls mv cp
+    rm mkdir rmdir touch cat grep echo pwd wc tail head du df chmod chown
+    """
+)
+
+_AGENT_OR_ACTION_SUFFIXES = (
+    ("ation", "ate"),
+    ("ation", ""),
+    ("ition", "e"),
+    ("ion", ""),
+    ("ion", "e"),
+    ("ing", ""),
+    ("ing", "e"),
+    ("ator", "ate"),
+    ("er", ""),
+    ("er", "e"),
+    ("or", ""),
+    ("or", "e"),
+    ("ment", ""),
+)
+_IRREGULAR_ACTION_NOUNS = {
+    "analysis": "analyze",
+    "classification": "classify",
+    "verification": "verify",
+    "conversion": "convert",
+    "lookup": "look",
+    "search": "search",
+}
+
+ALL_VERBS = WRITING_VERBS | READING_VERBS | OTHER_VERBS
+
+
+def is_verb_like(word: str, verbs: Iterable[str] = ALL_VERBS) -> bool:
+    """A verb, or a noun made from one: `solver`, `calculator`, `prediction`, `loading`, `analysis`."""
+    vocabulary = verbs if isinstance(verbs, (set, frozenset)) else set(verbs)
+    if word in vocabulary or _IRREGULAR_ACTION_NOUNS.get(word) in vocabulary:
+        return True
+    for suffix, replacement in _AGENT_OR_ACTION_SUFFIXES:
+        if word.endswith(suffix) and len(word) > len(suffix) + 2:
+            stem = word[: -len(suffix)] + replacement
+            if stem in vocabulary or (stem[-1:] == stem[-2:-1] and stem[:-1] in vocabulary):
+                return True
+    return False
+
+
+#: Verbs that are just as often nouns in a name (`grocery_store_find`, `book_search`, `order_status`):
+#: when another verb follows, that one is the tool's action.
+NOUN_LIKE_VERBS = word_set(
+    """
+    book order store reserve post comment like star return place request stake charge record ban block lock
+    set close exchange schedule transfer archive register trigger mark match plan process test sample track
+    filter sort review reply report log sign ship design type control share draw pick roll fit email change
+    update
+    """
+)
+#: `add_numbers` is arithmetic, not a write.
+_ARITHMETIC_OBJECTS = word_set(
+    """
+    number numbers binary integer integers int ints float floats value values two three digits matrix
+    matrices vector vectors fraction fractions complex decimal decimals polynomial polynomials time times
+    date dates
+    """
+)
+
+
+def action_verb(words: Iterable[str], verbs: Iterable[str] = ALL_VERBS) -> str | None:
+    """The verb that names the tool's action: the first verb, unless it is a noun-like verb
+    (`store`, `book`, `order`) followed by another verb (`grocery_store_find_nearby` -> `find`)."""
+    vocabulary = set(verbs)
+    listed = list(words)
+    found = [(i, w) for i, w in enumerate(listed) if w in vocabulary or is_verb_like(w, vocabulary)]
+    for position, (index, word) in enumerate(found):
+        if word not in vocabulary:
+            return None  # a noun made from a verb (`validator`, `calculation`) names a computation
+        if word not in NOUN_LIKE_VERBS or position == len(found) - 1:
+            if index + 1 < len(listed) and listed[index + 1] in _ARITHMETIC_OBJECTS:
+                return None
+            return word
+    return None
+
+
+def first_verb(words: Iterable[str], verbs: Iterable[str] = ALL_VERBS) -> str | None:
+    """The first word that is a verb (`github_create_issue` -> `create`; `issue_write` -> `write`)."""
+    vocabulary = set(verbs)
+    for word in words:
+        if word in vocabulary:
+            return word
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# CJK-aware text length
+# --------------------------------------------------------------------------------------------
+
+_CJK_RANGES = (
+    (0x3040, 0x30FF),  # hiragana, katakana
+    (0x3400, 0x4DBF),  # CJK extension A
+    (0x4E00, 0x9FFF),  # CJK unified ideographs
+    (0xAC00, 0xD7AF),  # hangul syllables
+    (0xF900, 0xFAFF),  # CJK compatibility ideographs
+    (0x20000, 0x2FA1F),  # CJK extensions B-F and supplement
+)
+_LATIN_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+
+
+def is_cjk(char: str) -> bool:
+    code = ord(char)
+    return any(low <= code <= high for low, high in _CJK_RANGES)
+
+
+def cjk_count(text: str) -> int:
+    return sum(1 for ch in text if is_cjk(ch))
+
+
+def text_units(text: str) -> int:
+    """Length in word-sized units: each non-CJK word counts 1, every two CJK characters count 1.
+
+    Chinese has no spaces and a word is one to three characters (about two on average), so
+    `查询订单` ("look up orders") is 2 units, like its English translation.
+    """
+    cjk = cjk_count(text)
+    without_cjk = "".join(" " if is_cjk(ch) else ch for ch in text)
+    return len(_LATIN_WORD.findall(without_cjk)) + math.ceil(cjk / 2)
+
+
+# --------------------------------------------------------------------------------------------
+# Boundary text: when NOT to use a tool (SL203)
+# --------------------------------------------------------------------------------------------
+
+_BOUNDARY_EN = re.compile(
+    r"""
+    \b(?:do\s+not|don'?t|never|should\s*n[o']t|must\s*n[o']t|cannot|can'?t|may\s+not)\s+(?:be\s+)?
+        (?:use|used|call|called|invoke|invoked)\b
+    | \bnot\s+(?:intended\s+|meant\s+|designed\s+|suitable\s+|appropriate\s+|to\s+be\s+used\s+)?for\b
+    | \bnot\s+to\s+be\s+used\b
+    | \bwhen\s+not\s+to\b
+    | \binstead\b
+    | \bonly\s+(?:for|when|if|use|call|to\s+be\s+used|be\s+used|be\s+called|applies|works|supports|handles)\b
+    | \b(?:use|call)\s+(?:this|it)\s+(?:tool\s+|function\s+)?only\b
+    | \b(?:used|called|invoked)\s+(?:only|sparingly)\b | \bonly\s*[.;]
+    | \bavoid\s+(?:using|calling)\b
+    | \bprefer(?:ably)?\s+(?:the\s+)?[`'"]?[\w.-]+[`'"]?\s+(?:tool\s+|function\s+)?(?:for|when|over)\b
+    | \bdoes\s*n[o']t\s+(?:handle|support|cover|apply|work\s+for|include)\b
+    | \b(?:is|are)\s+(?:not|n't)\s+(?:supported|handled|covered)\b
+    | \bout\s+of\s+scope\b
+    """,
+    re.IGNORECASE | re.VERBOSE,
+)
+_BOUNDARY_ZH = re.compile(
+    r"不要用于|不用于|不要用|不应用于|不适用|不可用于|不能用于|勿用于|禁止用于|何时不用|不要调用|不应调用"
+    r"|请用|请使用|请改用|改用|而不是|而非|仅用于|只用于|仅限|只能用于|仅适用|只适用|不负责|不支持|不处理"
+)
+
+
+def has_boundary_text(text: str) -> bool:
+    """True when the text says when not to use the tool, in English or Chinese."""
+    return bool(_BOUNDARY_EN.search(text) or _BOUNDARY_ZH.search(text))
+
+
+# --------------------------------------------------------------------------------------------
+# Units (SL304)
+# --------------------------------------------------------------------------------------------
+
+#: Unit words recognised as name parts (`timeoutMs`, `amount_cents`, `size_bytes`).
+UNIT_WORDS = word_set(
+    """
+    ms msec msecs millis millisecond milliseconds us usec microsecond microseconds ns nanosecond nanoseconds
+    sec secs second seconds min mins minute minutes hr hrs hour hours day days week weeks month months year
+    years yr yrs bit bits byte bytes kb kib mb mib gb gib tb tib kbps mbps gbps cent cents usd eur gbp jpy
+    cny rmb inr aud cad chf dollar dollars euro euros yen yuan pence kg kgs kilogram kilograms kilo kilos
+    gram grams mg milligram milligrams lb lbs pound pounds oz ounce ounces ton tons tonne tonnes meter
+    meters metre metres km kms kilometer kilometers kilometre kilometres cm centimeter centimeters mm
+    millimeter millimeters mi mile miles ft feet foot inch inches yd yard yards nmi au px pixel pixels pt
+    pts dp em rem celsius fahrenheit kelvin degc degf mph kph kmh knots knot pct percent percentage
+    percentages ratio fraction bps basis joule joules kj cal calorie calories kcal kwh wh watt watts kw mw
+    volt volts amp amps hz khz mhz ghz pa kpa hpa mbar atm psi bar liter liters litre litres ml milliliter
+    milliliters gallon gallons gal deg degree degrees rad radian radians coulomb coulombs newton newtons ohm
+    ohms farad farads tesla teslas mol mole moles lumen lumens pascal pascals hertz epoch unix timestamp
+    """
+)
+
+#: Unit words that also have an everyday meaning in prose ("min 1, max 100", "the second item").
+_AMBIGUOUS_IN_PROSE = word_set(
+    """
+    min second pa bar mi pt em rem dp au cal basis amp
+    """
+)
+_UNIT_PHRASES_EN = re.compile(
+    r"\b(?:"
+    + "|".join(sorted((re.escape(u) for u in UNIT_WORDS - _AMBIGUOUS_IN_PROSE), key=len, reverse=True))
+    + r")\b|\bbasis\s+points?\b|\bminor\s+units?\b|\biso\s*4217\b|\bcurrency\b|\bsmallest\s+(?:currency\s+)?unit\b"
+    r"|\bunits?\s+of\s+measure|[%$€£¥℃℉°²³]|\d\s?(?:m|s|g|h|k)\b|\b(?:m|cm|mm|km|ft|in)\^?[23]\b"
+    r"|\b(?:J|K|N|W|V|m|s|g|kg|mol|h|km|mi|L|ml|C|Pa|min|hr)/(?:J|K|N|W|V|m|s|g|kg|mol|h|km|mi|L|ml|C|s2|min|hr)\b",
+    re.IGNORECASE,
+)
+#: Chinese unit words that are unambiguous anywhere in a description.
+_UNIT_WORDS_ZH = word_list(
+    """
+    毫秒 微秒 纳秒 分钟 小时 秒钟 字节 千字节 兆字节 公里 千米 厘米 毫米 千克 公斤 毫克 美元 人民币
+    欧元 英镑 日元 港元 百分比 百分之 摄氏度 华氏度 英里 英尺 英寸 毫升 加仑 像素 单位 汇率
+    """
+)
+#: Single-character Chinese units: they also occur inside ordinary words (分析, 年龄), so they count only
+#: after a number, in brackets, or in `以X为单位` / `按X计`.
+_UNIT_CHARS_ZH = "分元角秒米克斤吨天日周月年升度"
+_UNIT_CONTEXT_ZH = re.compile(
+    rf"\d\s*[{_UNIT_CHARS_ZH}]|[（(]\s*[{_UNIT_CHARS_ZH}]\s*[）)]|以\s*[{_UNIT_CHARS_ZH}]|按\s*[{_UNIT_CHARS_ZH}]\s*计"
+)
+
+
+def name_has_unit(words: Iterable[str], extra_units: Iterable[str] = ()) -> bool:
+    units = UNIT_WORDS | {u.lower() for u in extra_units}
+    return any(w in units for w in words)
+
+
+def text_mentions_unit(text: str, extra_units: Iterable[str] = ()) -> bool:
+    """True when a description names a unit (`in seconds`, `kg`, `USD`, `%`, `毫秒`, `（分）`, `30秒`)."""
+    if _UNIT_PHRASES_EN.search(text) or _UNIT_CONTEXT_ZH.search(text):
+        return True
+    if any(word in text for word in _UNIT_WORDS_ZH):
+        return True
+    lowered = text.lower()
+    return any(re.search(rf"\b{re.escape(u.lower())}\b", lowered) for u in extra_units)
+
+
+# --------------------------------------------------------------------------------------------
+# Formats and examples (SL207, SL307)
+# --------------------------------------------------------------------------------------------
+
+_EXAMPLE = re.compile(
+    r"\be\.?\s?g\b|\bfor\s+example\b|\bfor\s+instance\b|\bsuch\s+as\b|\blike\s+['\"`]|\bexample\b"
+    r"|\bformat\b|\bformatted\b|\bpattern\b|\blooks\s+like\b|\bin\s+the\s+form\b|例如|比如|格式|示例|形如|如[:：]",
+    re.IGNORECASE,
+)
+
+
+def text_gives_example_or_format(text: str) -> bool:
+    return bool(_EXAMPLE.search(text))
+
+
+_DATE_FORMAT = re.compile(
+    r"\biso[\s-]?8601\b|\brfc[\s-]?3339\b|\brfc[\s-]?2822\b|\byyyy|\bmm[/-]dd\b|\bdd[/-]mm\b|\bhh:mm\b|\bunix\b|\bepoch\b"
+    r"|\btimestamp\b|\d{4}-\d{1,2}-\d{1,2}|\d{1,2}:\d{2}|\d{1,2}/\d{1,2}/\d{2,4}|\bformats?\b|\bformatted\b|格式|时间戳"
+    r"|\b(?:month|day|year)-(?:month|day|year)-(?:month|day|year)\b|\bdd[/.-]mm\b"
+    r"|\b(?:seconds|milliseconds)\s+since\b",
+    re.IGNORECASE,
+)
+
+
+def text_states_date_format(text: str) -> bool:
+    """True when a description states how a date/time is written (ISO 8601, YYYY-MM-DD, an example...)."""
+    return bool(_DATE_FORMAT.search(text))
+
+
+# --------------------------------------------------------------------------------------------
+# Schema helpers shared by the property rules
+# --------------------------------------------------------------------------------------------
+
+
+def description_of(schema: JSON) -> str:
+    """The schema's description (or title when there is no description); '' when neither is a string."""
+    if not isinstance(schema, Mapping):
+        return ""
+    text = schema.get("description")
+    return text if isinstance(text, str) else ""
+
+
+def is_constrained_string(schema: JSON) -> bool:
+    """A string schema whose values are pinned down by enum, const, pattern or format."""
+    return isinstance(schema, Mapping) and any(k in schema for k in ("enum", "const", "pattern", "format"))
+
+
+# --------------------------------------------------------------------------------------------
+# Side effects (SL205)
+# --------------------------------------------------------------------------------------------
+
+_SIDE_EFFECT_TEXT = re.compile(
+    r"""
+    \bside[\s-]?effects?\b | \bidempoten | \bidempotency\b | \bretr(?:y|ies|ied|ying)\b
+    | \bsafe\s+to\s+(?:call|repeat|re-?run) | \brepeat(?:ing|ed)?\s+(?:the\s+|this\s+|a\s+)?(?:call|request)
+    | \breplac(?:es|ing)\s+(?:any|the)\s+(?:earlier|previous|existing|old)
+    | \b(?:called|calling|call|run)\s+(?:it\s+)?(?:twice|again|more\s+than\s+once|once|repeatedly|multiple\s+times)\b
+    | \bduplicate | \birreversibl | \bcannot\s+be\s+(?:undone|reversed|reverted|recovered) | \bcan'?t\s+be\s+undone
+    | \bpermanent(?:ly)?\b | \bundo\b | \brevers(?:e|ible)\b | \bconfirm(?:ation|ed|s)?\b | \bapprov(?:al|e)\b
+    | \bcharges?\b | \bbill(?:s|ed|ing)?\b | \bnotif(?:y|ies|ication)\b
+    | \b(?:this|it)\s+(?:will|does|may|can)\s+(?:\w+\s+){0,2}
+      (?:change|modify|delete|remove|overwrite|create|update|send|cancel)
+    | \boverwrit | \bno\s+changes?\b | \bread[\s-]?only\b | \bdoes\s+not\s+(?:change|modify|write)\b | \bdry[\s-]?run\b
+    """,
+    re.IGNORECASE | re.VERBOSE,
+)
+_SIDE_EFFECT_TEXT_ZH = re.compile(
+    r"副作用|幂等|重复调用|重试|不可撤销|不可逆|无法撤销|无法恢复|永久|确认|扣款|收费|通知|只读|覆盖"
+)
+
+
+def text_mentions_side_effects(text: str) -> bool:
+    """True when a description talks about side effects, idempotency, reversibility or confirmation."""
+    return bool(_SIDE_EFFECT_TEXT.search(text) or _SIDE_EFFECT_TEXT_ZH.search(text))
+
+
+# --------------------------------------------------------------------------------------------
+# Tool poisoning (SL601) and hidden characters (SL602)
+# --------------------------------------------------------------------------------------------
+
+_NEGATION_BEFORE = re.compile(
+    r"\b(?:not|never|cannot|can't|won't|no|except|excluding|blocked|denied|refuses?)\b[^.]{0,30}$", re.IGNORECASE
+)
+
+#: (category, pattern) pairs; each pattern is an instruction aimed at the model, not a description of the tool.
+POISONING_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "override of prior instructions",
+        re.compile(
+            r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|the\s+)?(?:of\s+)?(?:your\s+|the\s+)?"
+            r"(?:previous|prior|above|earlier|preceding|other|system|existing|original)\s+"
+            r"(?:instructions?|prompts?|rules?|directives?|guidelines?|messages?|context)"
+            r"|(?:忽略|无视|忘记|忘掉)(?:之前|以上|先前|前面|上面|所有|其他|系统)的?(?:所有)?(?:指令|指示|说明|规则|提示|要求)",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "hidden instruction block",
+        re.compile(
+            r"<\s*/?\s*(?:important|system|instructions?|secret|hidden|admin|override|critical|sys|assistant)\s*>"
+            r"|\[\s*(?:system|important|instructions?)\s*\]\s*:?",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "secrecy request",
+        re.compile(
+            r"\b(?:do\s+not|don'?t|never|without)\s+(?:ever\s+)?(?:tell(?:ing)?|inform(?:ing)?|mention(?:ing)?|reveal(?:ing)?|"
+            r"notify(?:ing)?|alert(?:ing)?|let(?:ting)?)\s+(?:this\s+to\s+|it\s+to\s+)?(?:the\s+)?users?\b(?!['’]s)"
+            r"|\b(?:hide|conceal|keep)\s+(?:this|it|these\s+\w+)\s+(?:secret\s+)?from\s+the\s+user\b"
+            r"|\bthe\s+user\s+(?:must|should)\s+(?:not|never)\s+(?:know|see|be\s+told|find\s+out)\b"
+            r"|\bkeep\s+(?:this|it)\s+(?:a\s+)?secret\b"
+            r"|\b(?:do\s+not|don'?t|never)\s+(?:mention|tell|reveal|disclose)\s+(?:that\s+you|anything\s+about\s+th)"
+            r"|不要(?:告诉|通知|提醒)用户|不要让用户(?:知道|看到|发现)|对用户保密|向用户隐瞒|不要向用户(?:透露|提及|显示|说明)",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "reading credentials or dotfiles",
+        re.compile(
+            r"~/\.(?:ssh|aws|gnupg|kube|docker|config/gcloud|netrc|pgpass|git-credentials|npmrc|pypirc|cursor|bash_history"
+            r"|zsh_history)|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.ssh/|\.aws/credentials|/etc/(?:shadow|passwd|sudoers)\b"
+            r"|\bmcp\.json\b|claude_desktop_config|\bwallet\.dat\b"
+            r"|\b(?:read|cat|open|include|send|upload|attach|copy|exfiltrate|pass)\b[^.\n]{0,40}"
+            r"(?:~/|\$HOME/|%USERPROFILE%)\.\w+",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "instructions about other tools",
+        re.compile(
+            r"\b(?:when|whenever|every\s+time)\s+(?:you\s+|the\s+(?:assistant|model|agent|ai)\s+)?"
+            r"(?:call|use|invoke|run)(?:s|ing)?\s+(?:any|another|other|the\s+other|all)\s+(?:\w+\s+)?tools?\b"
+            r"|\b(?:all|any|every)\s+(?:other\s+)?tools?\s+(?:must|should|shall)\b"
+            r"|\b(?:change|modify|override|redirect|hijack|alter)s?\s+(?:the\s+)?behaviou?r\s+of\s+(?:the\s+|any\s+|all\s+|other\s+)"
+            r"|\b(?:send|forward|bcc|cc|redirect)\s+(?:a\s+copy\s+of\s+)?(?:all\s+|every\s+)?(?:emails?|messages?)\s+"
+            r"(?:\w+\s+){0,3}to\s+[\w.+-]+@[\w-]+\.[\w.]+"
+            r"|(?:调用|使用)(?:任何|其他|其它|所有)(?:的)?工具(?:之前|前|时|后)|所有(?:其他|其它)?工具(?:都)?(?:必须|应该|需要)",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "role or prompt manipulation",
+        re.compile(
+            r"\byou\s+are\s+now\b|\bnew\s+instructions?\s*:|\b(?:reveal|print|output|repeat|leak|show)\s+(?:me\s+)?"
+            r"(?:your|the)\s+(?:system\s+prompt|hidden\s+instructions|initial\s+instructions)"
+            r"|\b(?:these|this|the\s+following)\s+(?:instructions?|rules?)\s+(?:take|takes|have|has)\s+"
+            r"(?:precedence|priority)\b|你现在是|新的指令[:：]",
+            re.IGNORECASE,
+        ),
+    ),
+)
+
+
+def poisoning_matches(text: str) -> list[tuple[str, str]]:
+    """(category, matched text) for each tool-poisoning pattern found in the text.
+
+    A credentials/dotfile mention preceded by a negation ("cannot read ~/.ssh") is a restriction,
+    not an instruction, and is skipped.
+    """
+    found: list[tuple[str, str]] = []
+    for category, pattern in POISONING_PATTERNS:
+        for match in pattern.finditer(text):
+            if category == "reading credentials or dotfiles" and _NEGATION_BEFORE.search(text[: match.start()]):
+                continue
+            found.append((category, match.group(0)))
+            break
+    return found
+
+
+def _hidden_ranges() -> tuple[tuple[int, int, str], ...]:
+    return (
+        (0x200B, 0x200B, "zero-width space"),
+        (0x200C, 0x200C, "zero-width non-joiner"),
+        (0x200D, 0x200D, "zero-width joiner"),
+        (0x2060, 0x2064, "word joiner / invisible operator"),
+        (0xFEFF, 0xFEFF, "zero-width no-break space (BOM)"),
+        (0x180E, 0x180E, "Mongolian vowel separator"),
+        (0x00AD, 0x00AD, "soft hyphen"),
+        (0x034F, 0x034F, "combining grapheme joiner"),
+        (0x115F, 0x1160, "Hangul filler"),
+        (0x3164, 0x3164, "Hangul filler"),
+        (0x200E, 0x200F, "bidi mark"),
+        (0x061C, 0x061C, "Arabic letter mark"),
+        (0x202A, 0x202E, "bidi embedding/override"),
+        (0x2066, 0x2069, "bidi isolate"),
+        (0xE0000, 0xE007F, "Unicode tag character"),
+        (0xE0100, 0xE01EF, "variation selector supplement"),
+    )
+
+
+_HIDDEN = _hidden_ranges()
+
+
+def _is_emoji(char: str) -> bool:
+    code = ord(char)
+    return code >= 0x1F000 or 0x2600 <= code <= 0x27BF or code == 0xFE0F
+
+
+def _joins_script(char: str) -> bool:
+    """Scripts where ZWNJ/ZWJ are ordinary spelling (Arabic, Persian, Indic, Sinhala...)."""
+    code = ord(char)
+    return 0x0600 <= code <= 0x08FF or 0x0900 <= code <= 0x0DFF or 0xFB50 <= code <= 0xFEFC
+
+
+def hidden_characters(text: str) -> list[tuple[int, str, str]]:
+    """(index, U+XXXX, kind) of each invisible or direction-changing character in the text.
+
+    A zero-width joiner inside an emoji sequence, ZWNJ/ZWJ between letters of scripts that use
+    them in ordinary spelling, and a BOM at the very start are legitimate and not reported.
+    """
+    found: list[tuple[int, str, str]] = []
+    for index, char in enumerate(text):
+        code = ord(char)
+        kind = next((k for low, high, k in _HIDDEN if low <= code <= high), None)
+        if kind is None:
+            continue
+        before = text[index - 1] if index > 0 else ""
+        after = text[index + 1] if index + 1 < len(text) else ""
+        if code == 0x200D and before and after and _is_emoji(before) and _is_emoji(after):
+            continue
+        if code in (0x200C, 0x200D) and before and after and (_joins_script(before) or _joins_script(after)):
+            continue
+        if code == 0xFEFF and index == 0:
+            continue
+        found.append((index, f"U+{code:04X}", kind))
+    return found
+
+
+def strip_hidden_characters(text: str) -> str:
+    reported = {index for index, _, _ in hidden_characters(text)}
+    return "".join(ch for i, ch in enumerate(text) if i not in reported)

@@ -1,0 +1,141 @@
+from __future__ import annotations
+
+import pytest
+
+from schemalint.model import Dialect
+from schemalint.rules.sl202_short_description import Options as SL202Options
+from schemalint.rules.sl202_short_description import ShortDescription
+from schemalint.rules.sl203_missing_when_not_to_use import MissingWhenNotToUse
+from schemalint.rules.sl204_missing_parameter_description import MissingParameterDescription
+from schemalint.rules.sl205_undocumented_side_effects import Options as SL205Options
+from schemalint.rules.sl205_undocumented_side_effects import UndocumentedSideEffects
+from schemalint.rules.sl206_unknown_tool_reference import UnknownToolReference, referenced_tool_names
+from schemalint.rules.sl207_identifier_without_format import IdentifierWithoutFormat
+from schemalint.testing import run_rule
+
+from .helpers import prop, tool
+
+
+@pytest.mark.parametrize("description", ["Book a reservation.", "查询订单", "Get weather"])
+def test_sl202_flags_short_descriptions(description: str) -> None:
+    [finding] = run_rule(ShortDescription(), [tool(description=description)])
+    assert finding.pointer == "/0/description"
+
+
+@pytest.mark.parametrize(
+    "description",
+    ["Look up one order by number when the user asks about it.", "用于查询公司内部知识库，不要用于实时新闻。"],
+)
+def test_sl202_accepts_descriptions_that_can_say_something(description: str) -> None:
+    assert run_rule(ShortDescription(), [tool(description=description)]) == []
+
+
+def test_sl202_min_words_and_missing_description() -> None:
+    assert len(run_rule(ShortDescription(SL202Options(min_words=20)), [tool(description="One two three four six")]))
+    assert run_rule(ShortDescription(), [{"name": "x", "parameters": {"type": "object"}}]) == []
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        "Search the web. Do not use for internal documents.",
+        "Search orders. Not for reports.",
+        "Search orders. For a single order use `get_order` instead.",
+        "Only for paid orders.",
+        "This function should be invoked only in response to a direct user request.",
+        "查询订单。统计、报表不要用于此工具。",
+        "查询订单。批量导出请用 export_orders。",
+        "何时不用：用户已提供事实时。",
+    ],
+)
+def test_sl203_recognises_boundary_text(description: str) -> None:
+    findings = run_rule(MissingWhenNotToUse(), [tool(description=description), tool("b", "Does things.")])
+    assert [f.pointer for f in findings] == ["/1/description"]
+
+
+def test_sl203_skips_single_tool_sets() -> None:
+    assert run_rule(MissingWhenNotToUse(), [tool(description="Search the web.")]) == []
+
+
+def test_sl204_flags_properties_without_description_at_any_depth() -> None:
+    nested = {"type": "object", "description": "Address.", "properties": {"city": prop()}}
+    findings = run_rule(MissingParameterDescription(), [tool(order_id=prop(), address=nested)])
+    assert sorted(f.pointer for f in findings) == [
+        "/0/parameters/properties/address/properties/city",
+        "/0/parameters/properties/order_id",
+    ]
+
+
+def test_sl204_accepts_described_and_ref_properties() -> None:
+    definition = tool(order_id=prop(description="Order number."), address={"$ref": "#/$defs/Address"})
+    assert run_rule(MissingParameterDescription(), [definition]) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "description"),
+    [
+        ("refund_order", "Refund an order to the original payment method."),
+        ("send_email", "Send an email to a customer."),
+        ("github_create_issue", "Create an issue in a repository."),
+    ],
+)
+def test_sl205_flags_writing_tools_without_side_effect_text(name: str, description: str) -> None:
+    [finding] = run_rule(UndocumentedSideEffects(), [tool(name, description)])
+    assert finding.pointer == "/0/description"
+
+
+@pytest.mark.parametrize(
+    ("name", "description"),
+    [
+        ("refund_order", "Refund an order. Moves money and cannot be undone."),
+        ("create_issue", "Create an issue. Not idempotent: a retry creates a duplicate."),
+        ("cancel_order", "取消订单。不可撤销，请先确认。"),
+        ("get_order", "Look up an order."),
+        ("grocery_store_find_nearby", "Find grocery stores nearby."),
+        ("add_binary_numbers", "Adds two binary numbers."),
+    ],
+)
+def test_sl205_accepts_documented_writes_and_reads(name: str, description: str) -> None:
+    assert run_rule(UndocumentedSideEffects(), [tool(name, description)]) == []
+
+
+def test_sl205_mcp_annotations_document_side_effects_and_verbs_are_configurable() -> None:
+    annotated = {**tool("delete_file", "Delete a file."), "annotations": {"destructiveHint": True}}
+    assert run_rule(UndocumentedSideEffects(), [annotated], Dialect.MCP) == []
+    options = SL205Options(extend_writing_verbs=("rebook",))
+    assert len(run_rule(UndocumentedSideEffects(options), [tool("rebook_flight", "Move a booking.")])) == 1
+
+
+def test_sl206_finds_references_in_english_and_chinese() -> None:
+    text = "Not for reports; use export_orders instead. Call `get_user` first. 统计请用 report_orders 工具。"
+    assert list(referenced_tool_names(text)) == ["export_orders", "get_user", "report_orders"]
+    assert list(referenced_tool_names("use the `nextPage` value as the page parameter")) == []
+
+
+def test_sl206_flags_unknown_tools_only() -> None:
+    tools = [
+        tool("get_order", "One order. For many orders use list_orders instead; see `status_code` parameter."),
+        tool("list_orders", "Many orders. For one use get_order.", status_code=prop()),
+        tool("kb_search", "Knowledge base. For news use the web_search tool."),
+    ]
+    findings = run_rule(UnknownToolReference(), tools)
+    assert [(f.pointer, f.data["reference"]) for f in findings] == [("/2/description", "web_search")]
+
+
+def test_sl207_flags_identifiers_without_shape() -> None:
+    findings = run_rule(
+        IdentifierWithoutFormat(),
+        [tool(order_id=prop(description="The order."), skus={"type": "array", "items": prop()})],
+    )
+    assert sorted(f.data["parameter"] for f in findings) == ["order_id", "skus"]
+
+
+def test_sl207_accepts_pattern_example_enum_and_integers() -> None:
+    definition = tool(
+        order_id=prop(pattern="^A[0-9]+$"),
+        user_id=prop(description="User id, e.g. u_123."),
+        region_id=prop(enum=["eu", "us"]),
+        account_id=prop("integer"),
+        id_type=prop(),
+    )
+    assert run_rule(IdentifierWithoutFormat(), [definition]) == []

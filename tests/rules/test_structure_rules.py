@@ -1,0 +1,191 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from schemalint.model import Severity
+from schemalint.rules.sl304_unitless_quantity import Options as SL304Options
+from schemalint.rules.sl304_unitless_quantity import UnitlessQuantity
+from schemalint.rules.sl305_enum_candidate import EnumCandidate
+from schemalint.rules.sl306_unbounded_collection import UnboundedCollection
+from schemalint.rules.sl307_datetime_without_format import DatetimeWithoutFormat
+from schemalint.rules.sl308_ref_problem import RefProblem
+from schemalint.rules.sl310_too_many_parameters import Options as SL310Options
+from schemalint.rules.sl310_too_many_parameters import TooManyParameters
+from schemalint.rules.sl312_missing_type import MissingType
+from schemalint.testing import run_rule
+
+from .helpers import prop, tool
+
+
+@pytest.mark.parametrize(
+    ("name", "description"),
+    [
+        ("amount", "How much to refund."),
+        ("timeout", "How long to wait."),
+        ("price", "Price of the item."),
+        ("fileSize", "Size of the uploaded file."),
+        ("distance", "距离"),
+    ],
+)
+def test_sl304_flags_unitless_quantities(name: str, description: str) -> None:
+    [finding] = run_rule(UnitlessQuantity(), [tool(**{name: prop("number", description)})])
+    assert finding.key and finding.data["parameter"] == name
+
+
+@pytest.mark.parametrize(
+    ("name", "description"),
+    [
+        ("amountCents", "How much to refund."),
+        ("timeout_ms", "How long to wait."),
+        ("price", "Price in USD."),
+        ("weight", "Weight of the parcel in kilograms."),
+        ("timeout", "超时时间，单位：毫秒"),
+        ("amount", "金额（分）"),
+        ("duration", "The number of nights to stay."),
+        ("speed", "Playback speed, where 1.0 is the normal speed."),
+        ("page_size", "Rows per page."),
+        ("size", "The size of the map."),
+        ("quantity", "How many items."),
+    ],
+)
+def test_sl304_accepts_units_counts_and_multipliers(name: str, description: str) -> None:
+    assert run_rule(UnitlessQuantity(), [tool(**{name: prop("number", description)})]) == []
+
+
+def test_sl304_sibling_currency_and_options() -> None:
+    assert run_rule(UnitlessQuantity(), [tool(amount=prop("number", "Amount."), currency=prop())]) == []
+    assert run_rule(UnitlessQuantity(), [tool(amount=prop("string", "Amount."))]) == []
+    options = SL304Options(extend_units=("credits",))
+    assert run_rule(UnitlessQuantity(options), [tool(cost=prop("integer", "Cost in credits."))]) == []
+
+
+def test_sl305_enum_candidates() -> None:
+    findings = run_rule(
+        EnumCandidate(),
+        [tool(order_status=prop(), sortOrder=prop(), status_message=prop(), state=prop(enum=["open", "closed"]))],
+    )
+    assert sorted(f.data["parameter"] for f in findings) == ["order_status", "sortOrder"]
+
+
+def test_sl306_result_counts_need_a_maximum() -> None:
+    findings = run_rule(
+        UnboundedCollection(),
+        [tool(limit=prop("integer"), pageSize=prop("integer", default=20), top_k=prop("integer", maximum=50))],
+    )
+    assert sorted(f.data["parameter"] for f in findings) == ["limit", "pageSize"]
+    assert "and a `default`" in next(f.message for f in findings if f.data["parameter"] == "limit")
+
+
+def test_sl306_ambiguous_names_and_stated_maximums() -> None:
+    definition = tool(
+        n=prop("integer", "The number to compute the factorial of."),
+        count=prop("integer", "Number of results to return, max 100."),
+        per_page=prop("integer", "Results per page (1-100)."),
+        limit_zh=prop("integer", "返回条数，最多 50"),
+    )
+    assert run_rule(UnboundedCollection(), [definition]) == []
+    [finding] = run_rule(UnboundedCollection(), [tool(count=prop("integer", "Number of results to return."))])
+    assert finding.severity is None
+
+
+def test_sl306_arrays_are_info() -> None:
+    [finding] = run_rule(UnboundedCollection(), [tool(tags={"type": "array", "items": prop()})])
+    assert finding.severity is Severity.INFO
+    assert run_rule(UnboundedCollection(), [tool(tags={"type": "array", "items": prop(), "maxItems": 10})]) == []
+
+
+@pytest.mark.parametrize("name", ["start_time", "createdAt", "date", "deadline", "since", "expires_on"])
+def test_sl307_flags_dates_without_format(name: str) -> None:
+    [finding] = run_rule(DatetimeWithoutFormat(), [tool(**{name: prop(description="When.")})])
+    assert finding.data["parameter"] == name
+
+
+@pytest.mark.parametrize(
+    ("name", "schema"),
+    [
+        ("start_time", prop(format="date-time")),
+        ("date", prop(description="Date, YYYY-MM-DD.")),
+        ("since", prop(description="ISO 8601 timestamp with timezone.")),
+        ("date", prop(description="出发日期，格式 2025-01-31")),
+        ("time_zone", prop(description="Zone name.")),
+        ("date_format", prop(description="How to print dates.")),
+        ("time_signature", prop(description="Of the piece.")),
+        ("created_at", prop("integer", "Unix seconds.")),
+    ],
+)
+def test_sl307_accepts_formats_and_non_dates(name: str, schema: dict[str, Any]) -> None:
+    assert run_rule(DatetimeWithoutFormat(), [tool(**{name: schema})]) == []
+
+
+def _ref_tool(properties: dict[str, Any], defs: dict[str, Any] | None = None, **extra: Any) -> dict[str, Any]:
+    parameters: dict[str, Any] = {"type": "object", "properties": properties, **extra}
+    if defs is not None:
+        parameters["$defs"] = defs
+    return {"name": "t", "description": "d", "parameters": parameters}
+
+
+def test_sl308_unresolvable_and_remote_refs_are_errors() -> None:
+    findings = run_rule(
+        RefProblem(),
+        [
+            _ref_tool(
+                {
+                    "a": {"$ref": "#/$defs/Missing"},
+                    "b": {"$ref": "https://example.com/schema.json"},
+                    "c": {"$ref": "other.json#/X"},
+                    "d": {"$ref": "#/components/schemas/Address"},
+                },
+                {},
+            )
+        ],
+    )
+    assert sorted((f.data["problem"], f.severity) for f in findings) == [
+        ("remote", None),
+        ("remote", None),
+        ("unresolvable", None),
+        ("unresolvable", None),
+    ]
+    assert all(f.pointer.endswith("/$ref") for f in findings)
+
+
+def test_sl308_resolves_defs_definitions_and_components() -> None:
+    definition = _ref_tool(
+        {"a": {"$ref": "#/$defs/A"}, "b": {"$ref": "#/definitions/B"}, "c": {"$ref": "#/components/schemas/C"}},
+        {"A": {"type": "string"}},
+        definitions={"B": {"type": "string"}},
+        components={"schemas": {"C": {"type": "integer"}}},
+    )
+    assert run_rule(RefProblem(), [definition]) == []
+
+
+def test_sl308_recursive_and_deep_refs_are_warnings_and_terminate() -> None:
+    node = {"type": "object", "properties": {"child": {"$ref": "#/$defs/Node"}}}
+    chain = {"A": {"type": "object", "properties": {"b": {"$ref": "#/$defs/B"}}}, "B": {"type": "string"}}
+    findings = run_rule(RefProblem(), [_ref_tool({"root": {"$ref": "#/$defs/Node"}}, {"Node": node})])
+    assert [(f.data["problem"], f.severity) for f in findings] == [("recursive", Severity.WARNING)]
+    findings = run_rule(RefProblem(), [_ref_tool({"a": {"$ref": "#/$defs/A"}}, chain)])
+    assert [(f.data["problem"], f.data["hops"]) for f in findings] == [("deep", 1)]
+    mutual = {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}}
+    findings = run_rule(RefProblem(), [_ref_tool({"a": {"$ref": "#/$defs/A"}}, mutual)])
+    assert [f.data["problem"] for f in findings] == ["recursive"]
+
+
+def test_sl310_too_many_parameters() -> None:
+    many = tool(**{f"field_{i}": prop() for i in range(11)})
+    [finding] = run_rule(TooManyParameters(), [many])
+    assert finding.pointer == "/0/parameters/properties" and finding.data["count"] == 11
+    assert run_rule(TooManyParameters(SL310Options(max_parameters=11)), [many]) == []
+
+
+def test_sl312_missing_type() -> None:
+    definition = tool(
+        untyped={"description": "Something."},
+        typed=prop(),
+        choice={"enum": ["a", "b"]},
+        ref={"$ref": "#/$defs/X"},
+        anything={"description": "Any JSON value is accepted."},
+    )
+    findings = run_rule(MissingType(), [definition])
+    assert [f.data["parameter"] for f in findings] == ["untyped"]
