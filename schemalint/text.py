@@ -11,7 +11,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 
-from schemalint.model import JSON
+from schemalint.model import JSON, SchemaNode
 
 
 def word_set(text: str) -> frozenset[str]:
@@ -382,6 +382,22 @@ def text_states_date_format(text: str) -> bool:
 # --------------------------------------------------------------------------------------------
 # Schema helpers shared by the property rules
 # --------------------------------------------------------------------------------------------
+
+
+def property_schema(node: SchemaNode) -> Mapping[str, JSON] | None:
+    """The schema of a named property; None for the root, `items`, composition branches and non-objects."""
+    if node.is_property and node.property_name and isinstance(node.schema, Mapping):
+        return node.schema
+    return None
+
+
+def sibling_names(node: SchemaNode) -> list[str]:
+    """The other property names of the object that holds this property."""
+    parent = node.parent.schema if node.parent is not None else None
+    properties = parent.get("properties") if isinstance(parent, Mapping) else None
+    if not isinstance(properties, Mapping):
+        return []
+    return [name for name in properties if name != node.property_name]
 
 
 def description_of(schema: JSON) -> str:

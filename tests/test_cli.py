@@ -16,7 +16,7 @@ GOOD_TOOL = {
     "type": "function",
     "function": {
         "name": "get_weather",
-        "description": "Current weather for a city.",
+        "description": "Current weather for a city, in metric units.",
         "parameters": {
             "type": "object",
             "properties": {"city": {"type": "string", "description": "City name"}},

@@ -24,7 +24,8 @@ BAD_JSON = (
     "[\n"
     '  {"name": "lookup_order", "description": "Look up one order by id. Use for order status questions.",\n'
     '   "inputSchema": {"type": "object",\n'
-    '     "properties": {"note😀": {"type": "string"}, "bad name": {"type": "string"}},\n'
+    '     "properties": {"note😀": {"type": "string", "description": "Note."}, '
+    '"bad name": {"type": "string", "description": "Name."}},\n'
     '     "additionalProperties": false}}\n'
     "]\n"
 )

@@ -51,8 +51,8 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         json.dumps(
             [
                 {
-                    "name": "ping",
-                    "description": "Check the service is up.",
+                    "name": "check_service_health",
+                    "description": "Check that the order service is up and answering requests.",
                     "parameters": {"type": "object", "properties": {}, "additionalProperties": False},
                 }
             ]

@@ -6,7 +6,7 @@ from typing import Iterable
 from schemalint.diagnostics import Finding
 from schemalint.model import JSON, SchemaNode, Severity
 from schemalint.rules.base import LintContext, NodeRule
-from schemalint.text import description_of, merged, split_name, text_units, words_in
+from schemalint.text import description_of, merged, sibling_names, split_name, text_units, words_in
 
 VAGUE_WORDS = tuple(
     """
@@ -34,12 +34,6 @@ def _excused_by_siblings(name_words: list[str], siblings: list[str]) -> bool:
         if all(w in vague for w in name_words) and sibling_words & context:
             return True
     return False
-
-
-def _sibling_names(node: SchemaNode) -> list[str]:
-    parent: JSON = node.parent.schema if node.parent is not None else None
-    properties = parent.get("properties") if isinstance(parent, dict) else None
-    return [k for k in properties if k != node.property_name] if isinstance(properties, dict) else []
 
 
 def _is_documented(schema: JSON) -> bool:
@@ -118,7 +112,7 @@ class VagueParameterName(NodeRule):
                 return
             problem = "is a single letter with no description"
         elif words_in(split_name(name), merged(self.options.vague_words, self.options.extend_vague_words)):
-            siblings = _sibling_names(node)
+            siblings = sibling_names(node)
             documented = _is_documented(node.schema)
             if _excused_by_siblings(split_name(name), siblings) or (documented and not siblings):
                 return

@@ -5,7 +5,7 @@ from typing import Iterable
 from schemalint.diagnostics import Finding
 from schemalint.model import SchemaNode, Severity
 from schemalint.rules.base import LintContext, NodeRule
-from schemalint.text import description_of
+from schemalint.text import description_of, property_schema
 
 
 class MissingParameterDescription(NodeRule):
@@ -46,7 +46,7 @@ class MissingParameterDescription(NodeRule):
     summary = "a parameter has no description"
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
-        if not node.is_property or not isinstance(node.schema, dict) or "$ref" in node.schema:
+        if property_schema(node) is None or "$ref" in node.schema:
             return
         if description_of(node.schema).strip():
             return

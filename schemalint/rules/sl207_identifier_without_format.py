@@ -6,7 +6,7 @@ from typing import Iterable
 from schemalint.diagnostics import Finding
 from schemalint.model import JSON, SchemaNode, Severity, schema_types
 from schemalint.rules.base import LintContext, NodeRule
-from schemalint.text import description_of, is_constrained_string, merged, split_name, text_gives_example_or_format
+from schemalint.text import description_of, is_constrained_string, merged, property_schema, split_name, text_gives_example_or_format
 
 IDENTIFIER_WORDS = tuple("id ids sku skus uuid uuids guid guids isbn iban ean upc".split())
 
@@ -67,7 +67,7 @@ class IdentifierWithoutFormat(NodeRule):
     Options = Options
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
-        if not node.is_property or not node.property_name or not isinstance(node.schema, dict):
+        if property_schema(node) is None:
             return
         words = split_name(node.property_name)
         if not words or words[-1] not in merged(IDENTIFIER_WORDS, self.options.extend_identifier_words):

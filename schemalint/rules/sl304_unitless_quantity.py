@@ -7,7 +7,7 @@ from typing import Iterable
 from schemalint.diagnostics import Finding
 from schemalint.model import SchemaNode, Severity, schema_types
 from schemalint.rules.base import LintContext, NodeRule
-from schemalint.text import description_of, merged, name_has_unit, split_name, text_mentions_unit
+from schemalint.text import description_of, merged, name_has_unit, property_schema, sibling_names, split_name, text_mentions_unit
 
 QUANTITY_WORDS = tuple(
     """
@@ -41,11 +41,7 @@ _UNIT_SIBLINGS = frozenset("currency unit units".split())
 
 
 def _unit_given_by_sibling(node: SchemaNode) -> bool:
-    parent = node.parent.schema if node.parent is not None else None
-    properties = parent.get("properties") if isinstance(parent, dict) else None
-    if not isinstance(properties, dict):
-        return False
-    return any(set(split_name(name)) & _UNIT_SIBLINGS for name in properties if name != node.property_name)
+    return any(set(split_name(name)) & _UNIT_SIBLINGS for name in sibling_names(node))
 
 
 _SUGGESTED_UNIT = {
@@ -117,7 +113,7 @@ class UnitlessQuantity(NodeRule):
     Options = Options
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
-        if not node.is_property or not node.property_name:
+        if property_schema(node) is None:
             return
         if not schema_types(node.schema) & {"number", "integer"}:
             return

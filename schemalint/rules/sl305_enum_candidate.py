@@ -6,7 +6,7 @@ from typing import Iterable
 from schemalint.diagnostics import Finding
 from schemalint.model import SchemaNode, Severity, schema_types
 from schemalint.rules.base import LintContext, NodeRule
-from schemalint.text import is_constrained_string, merged, split_name
+from schemalint.text import is_constrained_string, merged, property_schema, split_name
 
 ENUM_WORDS = tuple(
     """
@@ -65,7 +65,7 @@ class EnumCandidate(NodeRule):
     Options = Options
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
-        if not node.is_property or not node.property_name or not isinstance(node.schema, dict):
+        if property_schema(node) is None:
             return
         if schema_types(node.schema) != {"string"} or is_constrained_string(node.schema):
             return

@@ -7,7 +7,7 @@ from typing import Iterable
 from schemalint.diagnostics import Finding
 from schemalint.model import SchemaNode, Severity, schema_types
 from schemalint.rules.base import LintContext, NodeRule
-from schemalint.text import description_of, split_name
+from schemalint.text import description_of, property_schema, split_name
 
 #: Names of a parameter that sets how many results come back.
 RESULT_COUNT_NAMES = frozenset(
@@ -84,7 +84,7 @@ class UnboundedCollection(NodeRule):
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         schema = node.schema
-        if not node.is_property or not node.property_name or not isinstance(schema, dict):
+        if property_schema(node) is None:
             return
         types = schema_types(schema)
         description = description_of(schema)

@@ -5,7 +5,7 @@ from typing import Iterable
 from schemalint.diagnostics import Finding
 from schemalint.model import SchemaNode, Severity, schema_types
 from schemalint.rules.base import LintContext, NodeRule
-from schemalint.text import description_of, split_name, text_states_date_format
+from schemalint.text import description_of, property_schema, split_name, text_states_date_format
 
 #: Name words that make a string a date or time.
 DATE_WORDS = frozenset(
@@ -73,7 +73,7 @@ class DatetimeWithoutFormat(NodeRule):
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         schema = node.schema
-        if not node.is_property or not node.property_name or not isinstance(schema, dict):
+        if property_schema(node) is None:
             return
         if "string" not in schema_types(schema) or not looks_like_datetime(node.property_name):
             return

@@ -6,7 +6,7 @@ from typing import Iterable
 from schemalint.diagnostics import Finding
 from schemalint.model import SchemaNode, Severity
 from schemalint.rules.base import LintContext, NodeRule
-from schemalint.text import description_of
+from schemalint.text import description_of, property_schema
 
 #: Keywords that give a property its type when `type` itself is absent.
 TYPE_GIVING = ("type", "enum", "const", "$ref", "anyOf", "oneOf", "allOf")
@@ -52,7 +52,7 @@ class MissingType(NodeRule):
     summary = "a property has no type (and no enum/const/$ref)"
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
-        if not node.is_property or not isinstance(node.schema, dict):
+        if property_schema(node) is None:
             return
         if any(key in node.schema for key in TYPE_GIVING) or _ANY_VALUE.search(description_of(node.schema)):
             return

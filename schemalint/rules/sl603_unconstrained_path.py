@@ -7,7 +7,7 @@ from typing import Iterable
 from schemalint.diagnostics import Finding
 from schemalint.model import SchemaNode, Severity, schema_types
 from schemalint.rules.base import LintContext, NodeRule
-from schemalint.text import description_of, is_constrained_string, merged, split_name
+from schemalint.text import description_of, is_constrained_string, merged, property_schema, sibling_names, split_name
 
 PATH_WORDS = tuple("path paths file files filename filenames filepath filepaths dir dirs directory folder url urls uri uris".split())
 #: A description that confines the value: relative to a root, within a workspace, an allow-list.
@@ -29,11 +29,10 @@ _URL_WORDS = frozenset("url urls uri uris".split())
 
 def _inside_remote_container(node: SchemaNode) -> bool:
     """The tool's name, or a parameter beside this one or at the top level, names a remote container."""
-    names = [node.tool.name or ""]
-    for holder in (node.parent.schema if node.parent is not None else None, node.tool.parameters):
-        properties = holder.get("properties") if isinstance(holder, dict) else None
-        if isinstance(properties, dict):
-            names.extend(name for name in properties if name != node.property_name)
+    names = [node.tool.name or "", *sibling_names(node)]
+    top_level = node.tool.parameters.get("properties") if isinstance(node.tool.parameters, dict) else None
+    if isinstance(top_level, dict):
+        names.extend(top_level)
     return any(set(split_name(name)) & _CONTAINER_SIBLINGS for name in names)
 
 
@@ -89,7 +88,7 @@ class UnconstrainedPath(NodeRule):
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         schema = node.schema
-        if not node.is_property or not node.property_name or not isinstance(schema, dict):
+        if property_schema(node) is None:
             return
         words = split_name(node.property_name)
         if not words or words[-1] not in merged(PATH_WORDS, self.options.extend_path_words):

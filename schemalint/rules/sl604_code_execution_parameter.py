@@ -6,7 +6,7 @@ from typing import Iterable
 from schemalint.diagnostics import Finding
 from schemalint.model import SchemaNode, Severity, schema_types
 from schemalint.rules.base import LintContext, NodeRule
-from schemalint.text import description_of, split_name
+from schemalint.text import description_of, property_schema, split_name
 
 #: Name words that are code whatever the description says.
 CODE_WORDS = frozenset("script shell sql bash powershell cmd javascript python jscode pycode".split())
@@ -70,7 +70,7 @@ class CodeExecutionParameter(NodeRule):
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         schema = node.schema
-        if not node.is_property or not node.property_name or not isinstance(schema, dict):
+        if property_schema(node) is None:
             return
         if "string" not in schema_types(schema) or "enum" in schema or "const" in schema:
             return

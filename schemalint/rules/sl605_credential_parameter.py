@@ -6,7 +6,7 @@ from typing import Iterable
 from schemalint.diagnostics import Finding
 from schemalint.model import SchemaNode, Severity
 from schemalint.rules.base import LintContext, NodeRule
-from schemalint.text import description_of, split_name
+from schemalint.text import description_of, property_schema, split_name
 
 #: Final name words that are a credential on their own.
 CREDENTIAL_WORDS = frozenset("password passwd pwd passphrase secret secrets apikey credential credentials".split())
@@ -78,7 +78,7 @@ class CredentialParameter(NodeRule):
     summary = "a password/token/api_key/secret parameter: credentials should not pass through the model"
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
-        if not node.is_property or not node.property_name or not isinstance(node.schema, dict):
+        if property_schema(node) is None:
             return
         words = split_name(node.property_name)
         if not words or set(words) & _NOT_CREDENTIAL:

@@ -107,7 +107,8 @@ def test_outside_a_repository_is_a_clear_error(tmp_path: Path, monkeypatch: pyte
 def test_check_against_lints_changed_files_and_adds_breaking_changes(repo: Path) -> None:
     remove_last_tool(repo)
     write(repo / "extra" / "new_tools.json", [base_tools()[2]])  # untracked: its tool is not new overall
-    code, out = run("check", "--against", "HEAD", "--output-format", "json")
+    # the base tools' `#/$defs/Filter` dangles on purpose (diff tests add the definition): SL308 would be an error
+    code, out = run("check", "--against", "HEAD", "--ignore", "SL308", "--output-format", "json")
     assert code == 0, out  # only warnings
     findings = json.loads(out)
     codes = {f["code"] for f in findings}
