@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from _generate import make_tool
 
+from schemalint.loaders import LoadError
 from schemalint.loaders.jsonyaml import decode_source, load_json, load_yaml
 
 
@@ -41,7 +42,7 @@ def median_seconds(action: Callable[[], Any], repeat: int) -> tuple[float, float
 
 
 def show(label: str, seconds: tuple[float, float], scale: float = 1.0, unit: str = "s") -> None:
-    print(f"  {label:22}{seconds[0] * scale:9.3f} {unit} wall {seconds[1] * scale:9.3f} {unit} cpu")
+    print(f"  {label:26}{seconds[0] * scale:9.3f} {unit} wall {seconds[1] * scale:9.3f} {unit} cpu")
 
 
 def tools_json(count: int, indent: int | None) -> bytes:
@@ -58,6 +59,14 @@ def tools_yaml(count: int) -> str:
     stream = io.StringIO()
     YAML(typ="safe", pure=True).dump([make_tool(i, rng) for i in range(count)], stream)
     return stream.getvalue()
+
+
+def _refused(load: Callable[[str, str], Any], text: str) -> None:
+    try:
+        load(text, "hostile")
+    except LoadError:
+        return
+    raise AssertionError("hostile input was accepted")
 
 
 def main() -> None:
@@ -100,11 +109,18 @@ def main() -> None:
     tracemalloc.start()
     document = load_json(text, "bench.json")
     before, _ = tracemalloc.get_traced_memory()
-    document.positions.locate(last)
+    tracemalloc.reset_peak()
+    for index in range(args.tools):
+        document.positions.locate(f"/{index}/function/name", key=True)
+        document.positions.locate(f"/{index}/function/parameters/required/0")
     after, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     grown, peaked = (after - before) / 1e6, (peak - before) / 1e6
-    print(f"  position index        {grown:.1f} MB after one locate (peak {peaked:.1f} MB)")
+    print(f"  position index        {grown:.1f} MB after locating in every tool (peak {peaked:.1f} MB)")
+
+    for label, hostile in (("[" * 100_000, "100,000 x '['"), ('{"a":' * 100_000, "100,000 x '{\"a\":'")):
+        show(f"load_json {hostile}", median_seconds(lambda hostile=label: _refused(load_json, hostile), args.repeat))
+        show(f"load_yaml {hostile}", median_seconds(lambda hostile=label: _refused(load_yaml, hostile), args.repeat))
 
     yaml_text = tools_yaml(args.yaml_tools)
     print(f"YAML: {args.yaml_tools} tools, {len(yaml_text.encode()) / 1e6:.2f} MB, median of {args.repeat}")

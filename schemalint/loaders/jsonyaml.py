@@ -25,6 +25,7 @@ import json
 import math
 import operator
 import re
+import sys
 from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
@@ -60,10 +61,10 @@ class LineIndex:
 
     def __init__(self, text: str) -> None:
         if "\r" not in text or text.count("\r") == text.count("\r\n"):  # LF or CRLF only: C-speed path
-            self._starts = list(accumulate(map(operator.add, map(len, text.split("\n")), repeat(1)), initial=0))
+            self._starts = array("q", accumulate(map(operator.add, map(len, text.split("\n")), repeat(1)), initial=0))
             self._starts.pop()  # the start of the line after the last one
         else:
-            self._starts = [0]
+            self._starts = array("q", [0])
             self._starts.extend(match.end() for match in _LINE_BREAK.finditer(text))
 
     def position(self, offset: int) -> tuple[int, int]:
@@ -307,40 +308,61 @@ _JSON_SEPARATOR = re.compile(r"[ \t\n\r]*,?[ \t\n\r]*")
 _ARRAY_INDEX = re.compile(r"(?:0|[1-9][0-9]*)\Z")
 
 
+class _Members:
+    """The direct members of one JSON container: 4 offsets per member, packed in an array."""
+
+    __slots__ = ("names", "offsets")
+
+    def __init__(self, names: dict[str, int] | None) -> None:
+        #: an object's keys -> member number; None for an array (members are numbered by index)
+        self.names = names
+        self.offsets = array("q")
+
+    def get(self, token: str) -> OffsetSpan | None:
+        if self.names is not None:
+            number = self.names.get(token)
+            if number is None:
+                return None
+        elif _ARRAY_INDEX.match(token):
+            number = int(token)
+        else:
+            return None
+        at = number * 4
+        if at >= len(self.offsets):
+            return None
+        offsets = self.offsets
+        return offsets[at], offsets[at + 1], offsets[at + 2], offsets[at + 3]
+
+
 class JsonOffsets:
     """Where each value of a valid JSON text is, found on demand along the pointer asked for.
 
     Each container on the path is indexed once (its direct members' key and value offsets); the
-    members' extents come from the C decoder (`raw_decode` returns where a value ends), so the
-    Python-level work is proportional to the containers visited, not to the file. Locating every
-    value of a document costs about one `json.loads` per nesting level; locating one value in a
-    10,000-tool file costs about one `json.loads`.
+    members' extents come from the C scanner (it returns where a value ends), so the Python-level
+    work is proportional to the members of the containers visited, not to the file. Locating one
+    value in a 10,000-tool file costs about one `json.loads`; locating values in every tool costs
+    about one `json.loads` per nesting level on the way.
     """
 
     def __init__(self, text: str) -> None:
         self._text = text
         #: the C scanner: (value, end) for the value at an offset; the value itself is thrown away
-        self._skip_value = json.JSONDecoder().scan_once
-        self._members: dict[int, dict[str, OffsetSpan] | list[OffsetSpan] | None] = {}
+        self._skip_value = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+        self._members: dict[int, _Members | None] = {}  # by the container's start offset
         start = _JSON_SPACE.match(text).end()  # type: ignore[union-attr]
         self._root: OffsetSpan = (-1, -1, start, len(text.rstrip(" \t\n\r")))
 
     def find(self, pointer: str) -> OffsetSpan | None:
-        entry = self._root
+        entry: OffsetSpan | None = self._root
         for token in split_pointer(pointer):
+            assert entry is not None
             members = self._members_of(entry[2])
-            if isinstance(members, dict):
-                found = members.get(token)
-            elif members is not None and _ARRAY_INDEX.match(token) and int(token) < len(members):
-                found = members[int(token)]
-            else:
-                found = None
-            if found is None:
+            entry = members.get(token) if members is not None else None
+            if entry is None:
                 return None
-            entry = found
         return entry
 
-    def _members_of(self, start: int) -> dict[str, OffsetSpan] | list[OffsetSpan] | None:
+    def _members_of(self, start: int) -> _Members | None:
         if start not in self._members:
             opening = self._text[start]
             if opening == "{":
@@ -351,14 +373,12 @@ class JsonOffsets:
                 self._members[start] = None
         return self._members[start]
 
-    def _object_members(self, start: int) -> dict[str, OffsetSpan]:
-        text, skip_value, member_key, separator = (
-            self._text,
-            self._skip_value,
-            _JSON_MEMBER_KEY.match,
-            _JSON_SEPARATOR.match,
-        )
-        members: dict[str, OffsetSpan] = {}
+    def _object_members(self, start: int) -> _Members:
+        text, skip_value = self._text, self._skip_value
+        member_key, separator = _JSON_MEMBER_KEY.match, _JSON_SEPARATOR.match
+        members = _Members({})
+        names, add_offsets = members.names, members.offsets.extend
+        assert names is not None
         position = separator(text, start + 1).end()  # type: ignore[union-attr]
         while (match := member_key(text, position)) is not None:
             key = match.group(1)
@@ -366,19 +386,21 @@ class JsonOffsets:
                 key = scanstring(text, position + 1)[0]
             value_start = match.end()
             value_end = skip_value(text, value_start)[1]
-            members[key] = (position, match.end(1) + 1, value_start, value_end)
+            names[sys.intern(key)] = len(names)  # keys repeat across tools: share them
+            add_offsets((position, match.end(1) + 1, value_start, value_end))
             position = separator(text, value_end).end()  # type: ignore[union-attr]
         return members
 
-    def _array_members(self, start: int) -> list[OffsetSpan]:
+    def _array_members(self, start: int) -> _Members:
         text, skip_value, separator = self._text, self._skip_value, _JSON_SEPARATOR.match
-        elements: list[OffsetSpan] = []
+        members = _Members(None)
+        add_offsets = members.offsets.extend
         position = separator(text, start + 1).end()  # type: ignore[union-attr]
         while text[position] != "]":
             value_end = skip_value(text, position)[1]
-            elements.append((-1, -1, position, value_end))
+            add_offsets((-1, -1, position, value_end))
             position = separator(text, value_end).end()  # type: ignore[union-attr]
-        return elements
+        return members
 
 
 def _error_at(text: str, message: str, offset: int) -> LoadError:
