@@ -7,7 +7,7 @@ SL901-SL916 (plus SL002 when a side does not parse). The rules' documentation an
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from schemalint.config import Config
@@ -16,6 +16,7 @@ from schemalint.diff.compare import Change, SchemaView, Side, ToolComparison, ca
 from schemalint.diff.matching import Matching, Pairing, match_tools
 from schemalint.diff.sources import RawSource, SourceError, read_side
 from schemalint.engine import ConfigResolver, LintOptions, LintResult, RuleSet, SourceResult, load_source, locate
+from schemalint.loaders import Document
 from schemalint.model import Severity, Tool
 from schemalint.rules import rules_by_code
 
@@ -92,7 +93,26 @@ def diff_sources(old: Sequence[SourceResult], new: Sequence[SourceResult], confi
                 data=change.data,
             )
         )
-    return diagnostics
+    return _unsuppressed(diagnostics, documents, config, rules.enabled)
+
+
+def _unsuppressed(
+    diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document | None], config: Config, enabled: frozenset[str]
+) -> list[Diagnostic]:
+    """Drop what per-file-ignores and disable comments silence (a removal: the old file's comments)."""
+    from schemalint.suppression import Suppressions
+
+    by_path: dict[str, list[Diagnostic]] = {}
+    for diagnostic in diagnostics:
+        by_path.setdefault(diagnostic.path, []).append(diagnostic)
+    # unused-suppression reporting (SL001) belongs to `check`, which sees every rule's findings
+    suppressions = Suppressions(report_unused_ignores=False)
+    enabled = enabled - {"SL001"}
+    return [
+        d
+        for path, found in by_path.items()
+        for d in suppressions.filter(found, documents.get(path), config, path, enabled)
+    ]
 
 
 def compare_tools(old_tools: Sequence[Tool], new_tools: Sequence[Tool]) -> list[tuple[Change, str | None]]:

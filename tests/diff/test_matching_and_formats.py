@@ -153,3 +153,15 @@ def test_python_tool_files_diff_through_the_same_loaders(here: Path) -> None:
     found = diff("old.py", "new.py", ALL)
     assert [(d.code, d.path, d.span.line) for d in found] == [("SL903", "new.py", 7), ("SL913", "new.py", 7)]
     assert diff("old.py", "old.py", ALL) == []
+
+
+def test_disable_comments_and_per_file_ignores_apply(here: Path) -> None:
+    old = "- name: get_me\n  description: Who am I.\n  inputSchema: {type: object}\n"
+    new = "- name: get_me\n  description: Who I am.  # schemalint: disable=SL909\n  inputSchema: {type: object}\n"
+    (here / "old.yaml").write_text(old, encoding="utf-8")
+    (here / "new.yaml").write_text(new, encoding="utf-8")
+    (here / "plain.yaml").write_text(new.replace("  # schemalint: disable=SL909", ""), encoding="utf-8")
+    assert diff("old.yaml", "new.yaml", ALL) == []
+    assert [d.code for d in diff("old.yaml", "plain.yaml", ALL)] == ["SL909"]
+    (here / ".schemalint.toml").write_text('[per-file-ignores]\n"plain.yaml" = ["SL909"]\n', encoding="utf-8")
+    assert diff("old.yaml", "plain.yaml", LintOptions(select=("SL9",))) == []
