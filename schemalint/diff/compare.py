@@ -116,15 +116,36 @@ class SchemaView:
             if keyword not in inner:
                 del merged[keyword]
             nullable = True
-        types = set(schema_types(merged))
-        if not types:
-            if isinstance(merged.get("properties"), Mapping):
-                types.add("object")
-            elif "items" in merged or "prefixItems" in merged:
-                types.add("array")
-        if nullable and types:
+        types = set(schema_types(merged)) or implied_types(merged)
+        if (nullable or merged.get("nullable") is True) and types:  # Gemini/OpenAPI spell it `nullable: true`
             types.add("null")
         return Node(merged, target_pointer, origins, frozenset(types))
+
+
+def implied_types(schema: Mapping[str, Any]) -> set[str]:
+    """The types a schema without `type` admits when its other keywords pin them down."""
+    if isinstance(schema.get("properties"), Mapping):
+        return {"object"}
+    if "items" in schema or "prefixItems" in schema:
+        return {"array"}
+    values = enum_values(schema)
+    if values is None:
+        return set()
+    return {_json_type(v) for v in values.values()}
+
+
+def _json_type(value: JSON) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
 
 
 def type_label(types: frozenset[str]) -> str:

@@ -276,3 +276,21 @@ def test_tool_inserted_first_warns_about_the_prompt_cache(evolve: Callable[..., 
     [inserted] = evolve(lambda t: t.insert(0, mcp_tool("get_me")))
     assert "prompt cache" not in appended.message and "before_existing" not in appended.data
     assert "prompt cache" in inserted.message and inserted.data["before_existing"] is True
+
+
+def test_enum_without_type_implies_its_values_types(evolve: Callable[..., list[Diagnostic]]) -> None:
+    def untyped(tools: Tools) -> None:
+        props(tools)["state"].pop("type")
+
+    assert evolve(lambda t: props(t)["state"].update(type="string"), before=untyped) == []
+    found = evolve(lambda t: props(t)["state"].update(type="integer", enum=[1, 2, 3]), before=untyped)
+    [retyped] = [d for d in found if d.code == "SL904"]
+    assert retyped.severity is Severity.ERROR and retyped.data["old"] == "string"
+
+
+def test_gemini_nullable_flag_is_a_nullable_type(evolve: Callable[..., list[Diagnostic]]) -> None:
+    def nullable(tools: Tools) -> None:
+        props(tools)["owner"]["nullable"] = True
+
+    [finding] = evolve(lambda t: props(t)["owner"].pop("nullable"), before=nullable)
+    assert (finding.code, finding.data["old"], finding.data["new"]) == ("SL904", "null | string", "string")
