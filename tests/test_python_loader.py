@@ -553,3 +553,35 @@ def test_mcp_tool_annotations_are_read() -> None:
     assert second.annotations == {"destructiveHint": True}
     assert [f.pointer for _, f in document.notes] == ["/1"]
     assert "`title` is computed at run time" in document.notes[0][1].message
+
+
+FASTMCP_TOOL = '''
+from fastmcp import FastMCP
+
+mcp = FastMCP("x")
+
+
+@mcp.tool
+def forecast(city: str) -> str:
+    """Get the forecast.
+
+    Args:
+        city: The city name.
+    """
+'''
+
+
+def test_fastmcp_2_keeps_the_whole_docstring(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seen with fastmcp 2.14.7: no docstring sections, no closed root; 3.4.11 and 4.2.3 split them."""
+    from schemalint.loaders.pyextract import frameworks
+
+    monkeypatch.setattr(frameworks, "installed_major", lambda distribution: 2)
+    (old,) = load(FASTMCP_TOOL).tools
+    assert old.description == "Get the forecast.\n\nArgs:\n    city: The city name."
+    assert old.parameters == {"properties": {"city": {"type": "string"}}, "required": ["city"], "type": "object"}
+
+    monkeypatch.setattr(frameworks, "installed_major", lambda distribution: 3)
+    (new,) = load(FASTMCP_TOOL).tools
+    assert new.description == "Get the forecast."
+    assert new.parameters["properties"]["city"] == {"type": "string", "description": "The city name."}
+    assert new.parameters["additionalProperties"] is False

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import importlib.metadata
 import inspect
 import re
 import textwrap
@@ -31,6 +33,23 @@ FLAVORS = {
     "openai-agents": Flavor("openai-agents"),
     "pydantic-ai": Flavor("pydantic-ai", annotated_doc=False),
 }
+
+
+@functools.lru_cache(maxsize=8)
+def installed_major(distribution: str) -> int | None:
+    """The major version of an installed distribution, from its metadata (the package is not imported)."""
+    try:
+        return int(importlib.metadata.version(distribution).split(".")[0])
+    except (importlib.metadata.PackageNotFoundError, ValueError):
+        return None
+
+
+def fastmcp_parses_docstrings() -> bool:
+    """FastMCP 3+ splits Google/NumPy/Sphinx docstrings and closes the root object; 2.x used the whole
+    docstring as the description. Without fastmcp installed, the current behaviour is assumed."""
+    major = installed_major("fastmcp")
+    return major is None or major >= 3
+
 
 _LANGCHAIN_INJECTED = {"InjectedToolArg", "InjectedState", "InjectedStore", "InjectedToolCallId", "ToolRuntime"}
 _LANGCHAIN_FILTERED = {"run_manager", "callbacks"}
@@ -387,6 +406,8 @@ def _parse_docstring(source: SourceModule, registration: Registration, raw_doc: 
         return parse_structured(raw_doc, option(source, registration.call, "docstring_style", None))
     if framework == "pydantic-ai":
         return parse_structured(raw_doc, option(source, registration.call, "docstring_format", None))
+    if not fastmcp_parses_docstrings():
+        return ParsedDocstring()
     return parse_structured(raw_doc)
 
 
@@ -522,7 +543,8 @@ def _finish(
         return schema, spans
     if framework == "fastmcp":
         schema["type"] = "object"
-        schema["additionalProperties"] = False
+        if fastmcp_parses_docstrings():
+            schema["additionalProperties"] = False
         schema, spans = postprocess.dereference(schema, spans)
         return postprocess.prune_titles_fastmcp(schema), spans
     if framework == "langchain":
