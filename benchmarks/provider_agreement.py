@@ -14,9 +14,13 @@ Two questions per schema and SDK:
 2. Rewrite prediction. SL404's model of each SDK (schemalint/sdk_rewrites.py) predicts `unchanged`,
    `rewritten` or `rejected`; the SDK's actual outcome is compared as is (no normalisation).
 
-Schemas: a hand-written set (each known construct on its own, plus whole-schema cases) and a generated
-set (seeded, so runs are reproducible). Run: `python benchmarks/provider_agreement.py [--generated N]
-[--seed S]`. Needs the `dev` extra (openai-agents, pydantic-ai-slim, anthropic, google-genai).
+Schemas: a hand-written set (each known construct on its own, plus whole-schema cases), a generated
+set (combinations of the same constructs, sometimes nested) and a fuzzed set (random deeper schemas,
+some invalid on purpose); seeded, so runs are reproducible. Every disagreement is listed; those with an
+accepted reason (ACCEPTED, below) say why. A third measure checks, for schemas the SDK rewrites, that
+SL404 names the same changed places (top-level property, definitions, root). Run:
+`python benchmarks/provider_agreement.py [--generated N] [--fuzzed N] [--seed S]`.
+Needs the `dev` extra (openai-agents, pydantic-ai-slim, anthropic, google-genai).
 """
 
 from __future__ import annotations
@@ -172,6 +176,69 @@ def generated(count: int, seed: int = 4) -> dict[str, Schema]:
         tags = [f"{w}:{name}" for name, w in zip(picked, wrappers, strict=True)]
         tags += ["optional"] * bool(optional) + ["open"] * (not closed)
         cases[f"generated:{index}:{'+'.join(tags)}"] = object_schema(properties, optional, closed)
+    return cases
+
+
+def _fuzz_schema(rng: random.Random, depth: int = 0) -> Any:
+    """A random sub-schema: leaves with random keywords, arrays, objects, unions and `$ref`s, up to 3 deep."""
+    roll = rng.random()
+    if depth > 2 or roll < 0.45:
+        leaf: Schema = {"type": rng.choice(["string", "integer", "number", "boolean", "null"])}
+        extras = [
+            ("description", "d"), ("title", "T"), ("default", None), ("default", "x"), ("enum", ["a", "b"]),
+            ("const", "a"), ("minimum", 1), ("maxLength", 3), ("format", rng.choice(["email", "uri", "date"])),
+            ("pattern", rng.choice(["^a", "(?=a)"])), ("examples", ["e"]), ("exclusiveMaximum", 9),
+        ]  # fmt: skip
+        leaf.update(rng.sample(extras, rng.randint(0, 2)))
+        if rng.random() < 0.1:
+            leaf["type"] = [leaf["type"], "null"]
+        return leaf
+    if roll < 0.6:
+        array: Schema = {"type": "array"}
+        if rng.random() < 0.85:
+            array["items"] = _fuzz_schema(rng, depth + 1)
+        if rng.random() < 0.3:
+            array["minItems"] = rng.choice([0, 1, 2])
+        return array
+    if roll < 0.8:
+        properties = {f"k{i}": _fuzz_schema(rng, depth + 1) for i in range(rng.randint(0, 3))}
+        obj: Schema = {"type": "object", "properties": properties}
+        if rng.random() < 0.1:
+            del obj["type"]
+        if rng.random() < 0.9:
+            obj["required"] = [k for k in properties if rng.random() < 0.8]
+        closure = rng.choice([False, False, False, True, None])
+        if closure is not None:
+            obj["additionalProperties"] = closure
+        return obj
+    if roll < 0.9:
+        union: Schema = {
+            rng.choice(["anyOf", "oneOf", "allOf"]): [_fuzz_schema(rng, depth + 1) for _ in range(rng.randint(1, 3))]
+        }
+        if rng.random() < 0.3:
+            union["description"] = "u"
+        return union
+    ref: Schema = {"$ref": "#/$defs/X"}
+    if rng.random() < 0.4:
+        ref[rng.choice(["description", "title", "default", "minLength"])] = "d"
+    return ref
+
+
+def fuzzed(count: int, seed: int = 1) -> dict[str, Schema]:
+    """Random, deeper and messier schemas than `generated` (some are invalid JSON Schema on purpose)."""
+    rng = random.Random(seed)
+    cases: dict[str, Schema] = {}
+    for index in range(count):
+        properties = {f"p{i}": _fuzz_schema(rng) for i in range(rng.randint(1, 4))}
+        schema: Schema = {
+            "type": "object",
+            "properties": properties,
+            "required": [k for k in properties if rng.random() < 0.8],
+            "additionalProperties": False,
+        }
+        if "#/$defs/X" in repr(schema):
+            schema["$defs"] = {"X": _fuzz_schema(rng, 2)}
+        cases[f"fuzzed:{index}"] = schema
     return cases
 
 
@@ -374,8 +441,18 @@ ACCEPTED: dict[tuple[str, str], str] = {
 }
 
 
-def explained(oracle: str, case: str) -> str | None:
-    """The accepted reason for a disagreement on `case`, matched on the case or any fragment/tag in its name."""
+_INVALID_SCHEMA = (
+    "the schema is invalid JSON Schema (SL309: an enum, default or example that does not match the type); "
+    "the SDK does not validate values"
+)
+
+
+def explained(oracle: str, case: str, errors: Iterable[str] = ()) -> str | None:
+    """The accepted reason for a disagreement on `case`, matched on the case or any fragment/tag in its name,
+    or on schemalint's errors when every one of them is SL309 (invalid schema)."""
+    errors = list(errors)
+    if errors and all(e.startswith("SL309 ") for e in errors):
+        return _INVALID_SCHEMA
     kind, _, rest = case.partition(":")
     if kind == "generated":
         tags = [t.split(":")[-1] for t in rest.partition(":")[2].split("+")]
@@ -414,7 +491,7 @@ def compatibility(cases: Mapping[str, Schema]) -> dict[str, Tally]:
                 tally.agree += 1
             else:
                 said = "compatible" if not errors else "incompatible: " + "; ".join(errors)
-                reason = explained(oracle.name, case)
+                reason = explained(oracle.name, case, errors)
                 line = f"{case}: SDK says {'compatible' if sdk_ok else 'incompatible'}, schemalint says {said}"
                 tally.disagreements.append(
                     line + f"\n      accepted: {reason}" if reason else line + "\n      UNEXPLAINED"
@@ -443,6 +520,56 @@ def rewrite_prediction(cases: Mapping[str, Schema]) -> dict[str, Tally]:
     return tallies
 
 
+def _bucket(pointer: str) -> str:
+    """Where a change lands, coarsely: a top-level property, the definitions, or the root object itself."""
+    tokens = pointer.split("/")[1:]
+    if len(tokens) >= 2 and tokens[0] == "properties":
+        return "properties/" + tokens[1]
+    return "$defs" if tokens and tokens[0] in ("$defs", "definitions") else "root"
+
+
+def changed_places(before: Schema, after: Schema) -> set[str]:
+    """The buckets in which `after` differs from `before`."""
+    places: set[str] = set()
+    before_props, after_props = before.get("properties") or {}, after.get("properties") or {}
+    for key in set(before_props) | set(after_props):
+        if before_props.get(key) != after_props.get(key):
+            places.add("properties/" + key)
+    for key in ("$defs", "definitions"):
+        if before.get(key) != after.get(key):
+            places.add("$defs")
+    if ("properties" in before) != ("properties" in after):
+        places.add("root")
+    rest = ("properties", "$defs", "definitions")
+    if {k: v for k, v in before.items() if k not in rest} != {k: v for k, v in after.items() if k not in rest}:
+        places.add("root")
+    return places
+
+
+def rewrite_places(cases: Mapping[str, Schema]) -> dict[str, Tally]:
+    """Finer than the outcome: for schemas the SDK rewrites, does SL404 name the same changed places?"""
+    tallies: dict[str, Tally] = {}
+    for model in SDK_MODELS:
+        tally = tallies.setdefault(_model_name(model), Tally())
+        function = SDK_FUNCTIONS[(model.name, model.target)]
+        for case, schema in cases.items():
+            actual, output = _run(function, schema)
+            changes = model.predict(copy.deepcopy(schema))
+            if actual != "rewritten" or outcome(changes) != "rewritten" or output is None:
+                continue
+            expected = changed_places(schema, output)
+            predicted = {_bucket(c.edited) for c in changes}
+            tally.total += 1
+            if expected == predicted:
+                tally.agree += 1
+            else:
+                tally.disagreements.append(
+                    f"{case}: SDK changed {sorted(expected)}, SL404 predicts {sorted(predicted)}"
+                )
+                tally.unexplained.append(case)
+    return tallies
+
+
 def _model_name(model: SdkModel) -> str:
     return f"{model.name} {model.function}"
 
@@ -459,11 +586,18 @@ def report(title: str, tallies: Mapping[str, Tally]) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--generated", type=int, default=500, help="how many generated schemas (default 500)")
+    parser.add_argument("--fuzzed", type=int, default=300, help="how many fuzzed schemas (default 300)")
     parser.add_argument("--seed", type=int, default=4)
     args = parser.parse_args(argv)
-    for label, cases in (("hand-written", hand_written()), ("generated", generated(args.generated, args.seed))):
+    sets = (
+        ("hand-written", hand_written()),
+        ("generated", generated(args.generated, args.seed)),
+        ("fuzzed", fuzzed(args.fuzzed, args.seed)),
+    )
+    for label, cases in sets:
         report(f"{label} ({len(cases)} schemas): strict-compatible verdicts", compatibility(cases))
         report(f"{label} ({len(cases)} schemas): SL404 rewrite predictions", rewrite_prediction(cases))
+        report(f"{label} ({len(cases)} schemas): SL404 changed places (rewritten schemas)", rewrite_places(cases))
     return 0
 
 

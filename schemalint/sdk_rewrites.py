@@ -22,8 +22,9 @@ import json
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import unquote
 
-from schemalint.model import JSON, join_pointer
+from schemalint.model import JSON, join_pointer, resolve_pointer
 from schemalint.providers import ANTHROPIC_STRICT_FORMATS, GEMINI, OPENAI_STRICT, OPENAI_STRICT_FORMATS
 from schemalint.schema_facts import has_typed_items, is_nullable, regex_is_complex
 
@@ -34,6 +35,13 @@ class Change:
     what: str
     lossy: bool = False
     rejects: bool = False
+    #: the schema node whose content changes, when it is not `pointer` (a property made required
+    #: changes its object's `required`)
+    edits: str | None = None
+
+    @property
+    def edited(self) -> str:
+        return self.pointer if self.edits is None else self.edits
 
 
 @dataclass(frozen=True)
@@ -85,6 +93,7 @@ def _required_changes(node: Mapping[str, Any], pointer: str) -> list[Change]:
             f"makes `{key}` required"
             + ("" if is_nullable(sub) else " without making it nullable (the model must always send a value)"),
             lossy=not is_nullable(sub),
+            edits=pointer,
         )
         for key, sub in properties.items()
         if key not in required
@@ -152,8 +161,28 @@ def predict_openai_agents(root: JSON) -> list[Change]:
         if "default" in node and node["default"] is None:
             changes.append(Change(join_pointer(pointer, "default"), "drops `default: null`"))
         if isinstance(node.get("$ref"), str) and len(node) > 1:
-            changes.append(Change(pointer, f"inlines `{node['$ref']}` (a copy replaces the reference)"))
+            if _circular_ref_chain(root, node["$ref"]):
+                changes.append(Change(pointer, "raises: the `$ref` chain it inlines is circular", rejects=True))
+            else:
+                changes.append(Change(pointer, f"inlines `{node['$ref']}` (a copy replaces the reference)"))
     return changes
+
+
+def _circular_ref_chain(root: Mapping[str, Any], ref: str) -> bool:
+    """Whether following `$ref`s from `ref` (through schemas that are only a reference) comes back around.
+
+    (A self-reference with siblings is rewritten in place by the SDK, order-dependently: not modelled.)"""
+    seen: set[str] = set()
+    while ref.startswith("#") and ref not in seen:
+        seen.add(ref)
+        try:
+            target = resolve_pointer(root, unquote(ref[1:]))
+        except KeyError:
+            return False
+        if not isinstance(target, Mapping) or not isinstance(target.get("$ref"), str) or len(target) > 1:
+            return False
+        ref = target["$ref"]
+    return ref in seen
 
 
 # ---- pydantic-ai OpenAIJsonSchemaTransformer(strict=True)

@@ -64,6 +64,8 @@ def test_every_accepted_disagreement_still_happens(hand_written: dict, hand_writ
 def test_sl404_predicts_every_hand_written_rewrite(hand_written: dict) -> None:
     tallies = agreement.rewrite_prediction(hand_written)
     assert {name: t.disagreements for name, t in tallies.items()} == {name: [] for name in tallies}
+    places = agreement.rewrite_places(hand_written)
+    assert {name: t.disagreements for name, t in places.items()} == {name: [] for name in places}
 
 
 def test_generated_agreement_floors(generated: dict) -> None:
@@ -73,3 +75,14 @@ def test_generated_agreement_floors(generated: dict) -> None:
         assert tally.unexplained == [], (name, tally.unexplained[:5])
     for name, tally in agreement.rewrite_prediction(generated).items():
         assert tally.rate >= 0.95, (name, tally.disagreements[:5])
+
+
+def test_sl404_on_fuzzed_schemas() -> None:
+    """Deeper random schemas (some invalid): SL404's outcome and changed places track the SDKs."""
+    cases = agreement.fuzzed(120, seed=2)
+    for name, tally in agreement.rewrite_prediction(cases).items():
+        assert tally.rate >= 0.97, (name, tally.disagreements[:3])
+    for name, tally in agreement.rewrite_places(cases).items():
+        assert tally.rate >= 0.95, (name, tally.disagreements[:3])
+    for name, tally in agreement.compatibility(cases).items():
+        assert tally.rate >= 0.8, (name, tally.rate)
