@@ -395,3 +395,62 @@ def server() -> None:
             raise
         _fail("the language server needs the `lsp` extra: pip install 'schemalint[lsp]'")
     serve()
+
+
+@main.command(context_settings={"ignore_unknown_options": True})
+@click.argument("command", nargs=-1, type=click.UNPROCESSED)
+@click.option("--url", help="Reach a running server over Streamable HTTP instead of starting one.")
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=30.0,
+    show_default=True,
+    help="Seconds to wait for the server to start and list its tools.",
+)
+@click.option(
+    "--save", type=click.Path(dir_okay=False, path_type=Path), help="Write the tools/list snapshot here and lint it."
+)
+@click.option(
+    "--lock",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Pin the tools in this file (written when missing); later runs report what changed since.",
+)
+@click.option("--update-lock", is_flag=True, help="With --lock: accept the current tools as the new pin.")
+@lint_options
+def mcp(
+    command: tuple[str, ...],
+    url: str | None,
+    timeout: float,
+    save: Path | None,
+    lock: Path | None,
+    update_lock: bool,
+    select: tuple[str, ...],
+    extend_select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    fail_on: str | None,
+    targets: tuple[str, ...],
+    config_file: Path | None,
+    no_config: bool,
+    output_formats: tuple[str, ...],
+    output_file: str | None,
+    quiet: bool,
+) -> None:
+    """Lint the tools a live MCP server lists: `schemalint mcp -- CMD ARGS...` or `schemalint mcp --url URL`."""
+    if bool(command) == (url is not None):
+        _fail("give the server command after `--` (schemalint mcp -- CMD ARGS...) or --url URL, not both")
+    if update_lock and lock is None:
+        _fail("--update-lock needs --lock FILE")
+    options = _lint_options(select, extend_select, ignore, targets, config_file, no_config)
+    outputs = output_targets(output_formats, output_file)
+    from schemalint.live.mcp import LiveError, check_server
+
+    try:
+        result, notes = check_server(command, url, timeout, options, save, lock, update_lock)
+    except LiveError as error:
+        _fail(str(error))
+    for note in notes:
+        click.echo(f"schemalint: {note}", err=True)
+    fail_level = _fail_level(fail_on, result)
+    reporter_output(result, outputs, quiet, statistics=False)
+    failing = fail_level is not None and any(d.severity >= fail_level for d in result.diagnostics)
+    sys.exit(EXIT_FINDINGS if failing else EXIT_CLEAN)

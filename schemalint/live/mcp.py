@@ -1,0 +1,379 @@
+"""`schemalint mcp`: lint the tools a running MCP server lists, and pin them in a lock file.
+
+The server is started over stdio (or reached at a Streamable HTTP URL) with the official `mcp` SDK,
+initialised, and asked for every page of `tools/list`. The tools are linted like a file: with
+`--save FILE` the snapshot is written first and linted as that file, so positions are exact; without
+it the findings carry JSON pointers only.
+
+A lock file pins each tool's canonical definition (name, description, input and output schemas,
+annotations) and its hash. A later run compares the live tools with it through the same
+classification as `schemalint diff` (SL9xx); a tool whose description changed after it was approved
+is the rug-pull this guards against, so SL909 is an error here unless the configuration says otherwise.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import shlex
+import tempfile
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, TextIO
+
+from schemalint.config import Config
+from schemalint.diagnostics import Diagnostic
+from schemalint.engine import (
+    ConfigResolver,
+    LintOptions,
+    LintResult,
+    SourceResult,
+    display_path,
+    lint_documents,
+    lint_source,
+    load_source,
+)
+from schemalint.loaders import Document
+from schemalint.model import Severity
+
+LOCK_FORMAT = 1
+#: the parts of a tool that the lock pins; anything else the server adds (title, icons, _meta) may change
+PINNED_FIELDS = ("name", "description", "inputSchema", "outputSchema", "annotations")
+MAX_PAGES = 1000
+RUG_PULL_CODE = "SL909"
+
+
+class LiveError(Exception):
+    """The server could not be listed; the message is one line for the user."""
+
+
+@dataclass
+class Listing:
+    """What a server said: its name (from `serverInfo`, else the command) and every tool, as sent."""
+
+    server: str
+    version: str | None
+    tools: list[dict[str, Any]]
+
+    def snapshot_text(self) -> str:
+        return json.dumps({"tools": self.tools}, indent=2, ensure_ascii=False) + "\n"
+
+
+def fetch_listing(command: Sequence[str], url: str | None, timeout: float) -> Listing:
+    """Start (or connect to) the server, initialise, page through tools/list; always stop the server."""
+    try:
+        import anyio
+        import mcp  # noqa: F401
+    except ImportError:
+        raise LiveError("linting a live MCP server needs the `mcp` extra: pip install 'schemalint[mcp]'") from None
+    where = url if url is not None else shlex.join(command)
+    sdk_logger = logging.getLogger("mcp")  # the SDK logs tracebacks; the user gets one line from us
+    sdk_logger.propagate = False
+    if not sdk_logger.handlers:
+        sdk_logger.addHandler(logging.NullHandler())
+    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
+        try:
+            return anyio.run(_fetch, list(command), url, timeout, errlog)
+        except LiveError as error:
+            raise LiveError(f"MCP server `{where}`: {error}{_stderr_tail(errlog)}") from None
+        except Exception as error:
+            message = _describe(error, timeout)
+            raise LiveError(f"MCP server `{where}`: {message}{_stderr_tail(errlog)}") from None
+
+
+async def _fetch(command: list[str], url: str | None, timeout: float, errlog: TextIO) -> Listing:
+    import anyio
+    from mcp import ClientSession
+
+    malformed: list[str] = []
+    work = anyio.CancelScope()
+
+    async def on_message(message: Any) -> None:
+        if isinstance(message, Exception):  # the transport could not read a message: fail now, not at the timeout
+            malformed.append(_one_line(message))
+            work.cancel()
+
+    with anyio.fail_after(timeout):
+        async with (
+            _connect(command, url, errlog) as (read, write),
+            ClientSession(read, write, message_handler=on_message) as session,
+        ):
+            with work:
+                initialized = await session.initialize()
+                tools = await _list_tools(session)
+    if malformed:
+        raise LiveError(f"malformed message from the server: {malformed[0]}")
+    info = initialized.server_info
+    name = info.name if info is not None and info.name else Path(command[0]).name if command else str(url)
+    version = info.version if info is not None and info.version else None
+    return Listing(name, version, tools)
+
+
+@contextlib.asynccontextmanager
+async def _connect(command: list[str], url: str | None, errlog: TextIO) -> AsyncIterator[tuple[Any, Any]]:
+    if url is not None:
+        from mcp.client.streamable_http import streamable_http_client
+
+        async with streamable_http_client(url) as streams:
+            yield streams[0], streams[1]
+        return
+    from mcp import StdioServerParameters, stdio_client
+
+    parameters = StdioServerParameters(command=command[0], args=command[1:])
+    async with stdio_client(parameters, errlog=errlog) as (read, write):
+        yield read, write
+
+
+async def _list_tools(session: Any) -> list[dict[str, Any]]:
+    from mcp import types
+    from pydantic import TypeAdapter
+
+    raw_result = TypeAdapter(dict[str, Any])
+    tools: list[dict[str, Any]] = []
+    cursor: str | None = None
+    seen: set[str] = set()
+    for _ in range(MAX_PAGES):
+        params = types.PaginatedRequestParams(cursor=cursor) if cursor is not None else None
+        page = await session.send_request(types.ListToolsRequest(params=params), raw_result)
+        listed = page.get("tools")
+        if not isinstance(listed, list) or not all(isinstance(t, dict) for t in listed):
+            raise LiveError("malformed tools/list answer: `tools` is not a list of objects")
+        tools.extend(listed)
+        cursor = page.get("nextCursor")
+        if cursor is None:
+            return tools
+        if not isinstance(cursor, str) or cursor in seen:
+            raise LiveError(f"malformed tools/list answer: bad or repeated nextCursor {cursor!r}")
+        seen.add(cursor)
+    raise LiveError(f"tools/list did not end after {MAX_PAGES} pages")
+
+
+def _one_line(error: Exception) -> str:
+    errors = getattr(error, "errors", None)
+    if callable(errors):  # a pydantic ValidationError: its first problem and the offending input
+        first = errors()[0] if errors() else {}
+        return f"{first.get('msg', 'invalid')}: {str(first.get('input', ''))[:120]!r}"
+    return " ".join(str(error).split())[:200]
+
+
+def _leaves(error: BaseException) -> list[BaseException]:
+    """The real errors inside task-group exception groups."""
+    inner = getattr(error, "exceptions", None)  # BaseExceptionGroup (Python 3.11+, or the backport)
+    if isinstance(inner, tuple):
+        return [leaf for exception in inner for leaf in _leaves(exception)]
+    return [error]
+
+
+def _describe(error: BaseException, timeout: float) -> str:
+    from pydantic import ValidationError
+
+    leaves = _leaves(error)
+    for leaf in leaves:
+        if isinstance(leaf, LiveError):
+            return str(leaf)
+    for leaf in leaves:
+        if isinstance(leaf, TimeoutError):
+            return f"no answer within {timeout:g} s (--timeout)"
+        if isinstance(leaf, FileNotFoundError):
+            return f"cannot start: {leaf.strerror or leaf}: {leaf.filename or ''}".rstrip(": ")
+        if isinstance(leaf, OSError):
+            return f"cannot start: {leaf.strerror or leaf}"
+        if isinstance(leaf, ValidationError):
+            problems = leaf.errors()
+            location = "/".join(str(part) for part in problems[0]["loc"]) if problems else ""
+            return f"malformed answer: {location or 'result'}: {problems[0]['msg'] if problems else 'invalid'}"
+    text = " ".join(str(leaves[0]).split()) or type(leaves[0]).__name__
+    if "closed" in text.lower():
+        return f"the server exited or closed the connection before answering ({text})"
+    return f"{type(leaves[0]).__name__}: {text}"
+
+
+def _stderr_tail(errlog: TextIO) -> str:
+    """The server's last stderr line, which usually says why it died."""
+    with contextlib.suppress(OSError, ValueError):
+        errlog.seek(0)
+        lines = [line.strip() for line in errlog.read().splitlines() if line.strip()]
+        if lines:
+            return f"; its stderr ends with: {lines[-1][:300]}"
+    return ""
+
+
+def lint_listing(listing: Listing, options: LintOptions, save: Path | None) -> LintResult:
+    """Lint the tools like a file: the `--save` snapshot when there is one, else data without positions."""
+    if save is not None:
+        text = listing.snapshot_text()
+        try:
+            save.write_text(text, encoding="utf-8")
+        except OSError as error:
+            raise LiveError(f"cannot write --save {save}: {error.strerror or error}") from None
+        result = lint_source(text, str(save), options)
+    else:
+        config = ConfigResolver(options).for_path(Path.cwd() / "_")
+        document = Document(f"mcp:{listing.server}", "", {"tools": listing.tools}, "json")
+        result = lint_documents([document], config)
+        for diagnostic in result.diagnostics:  # no positions: say where in words
+            where = f"tool `{diagnostic.tool}`, " if diagnostic.tool else ""
+            diagnostic.message = f"{diagnostic.message} ({where}at {diagnostic.pointer or '/'})"
+        # an empty text would give every finding a blank excerpt; without a document reporters show none
+        result = LintResult(result.diagnostics, [replace(f, document=None) for f in result.files])
+    for diagnostic in result.diagnostics:
+        diagnostic.data = {**diagnostic.data, "server": listing.server}
+    return result
+
+
+def canonical_tool(tool: dict[str, Any]) -> dict[str, Any]:
+    return {key: tool[key] for key in PINNED_FIELDS if key in tool}
+
+
+def tool_hash(definition: dict[str, Any]) -> str:
+    canonical = json.dumps(definition, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def lock_text(listing: Listing) -> str:
+    """The lock file: a tools/list-shaped document (so `schemalint diff` reads it) plus hashes."""
+    definitions = [canonical_tool(tool) for tool in listing.tools]
+    data = {
+        "schemalint-lock": LOCK_FORMAT,
+        "server": {"name": listing.server, "version": listing.version},
+        "hashes": {str(d.get("name")): tool_hash(d) for d in definitions},
+        "tools": definitions,
+    }
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_lock(path: Path, listing: Listing) -> None:
+    try:
+        path.write_text(lock_text(listing), encoding="utf-8")
+    except OSError as error:
+        raise LiveError(f"cannot write lock file {path}: {error.strerror or error}") from None
+
+
+def read_lock(path: Path, config: Config) -> SourceResult:
+    try:
+        text = path.read_text(encoding="utf-8")
+        data = json.loads(text)
+    except (OSError, UnicodeDecodeError) as error:
+        raise LiveError(f"cannot read lock file {path}: {error}") from None
+    except json.JSONDecodeError as error:
+        raise LiveError(f"{path}:{error.lineno}:{error.colno}: lock file is not valid JSON: {error.msg}") from None
+    if (
+        not isinstance(data, dict)
+        or data.get("schemalint-lock") != LOCK_FORMAT
+        or not isinstance(data.get("tools"), list)
+    ):
+        raise LiveError(f"{path}: not a schemalint lock file (format {LOCK_FORMAT}); delete it to pin again")
+    return load_source(display_path(path), text, config, explicit=True, skip_non_tool_files=True)
+
+
+def lock_unchanged(lock: SourceResult, listing: Listing) -> bool:
+    data = lock.document.data if lock.document is not None else {}
+    hashes = data.get("hashes", {}) if isinstance(data, dict) else {}
+    current = [canonical_tool(tool) for tool in listing.tools]
+    return list(hashes) == [str(d.get("name")) for d in current] and all(
+        hashes.get(str(d.get("name"))) == tool_hash(d) for d in current
+    )
+
+
+def lock_changes(lock: SourceResult, current: SourceResult, config: Config, listing: Listing) -> list[Diagnostic]:
+    """What changed since the lock, classified as `schemalint diff` does; SL909 is an error here."""
+    if lock_unchanged(lock, listing):
+        return []
+    try:
+        from schemalint.diff import diff_sources
+    except ImportError:  # until `schemalint diff` lands: compare the pinned definitions field by field
+        diff_sources = _pinned_field_changes
+    configured = config.rules.get(RUG_PULL_CODE)
+    rug_pull_severity = configured.severity if configured is not None and configured.severity else Severity.ERROR
+    out = []
+    for diagnostic in diff_sources([lock], [current], config):
+        diagnostic.data = {**diagnostic.data, "server": listing.server}
+        if diagnostic.code == RUG_PULL_CODE:
+            message = (
+                f"{diagnostic.message}; changed since the lock {lock.path}: a tool that changes its instructions "
+                "after approval can steer the model (review it, then accept with --update-lock)"
+            )
+            diagnostic = replace(diagnostic, severity=rug_pull_severity, message=message)
+        out.append(diagnostic)
+    return out
+
+
+#: (code, slug, severity) for what the field-by-field comparison can name without `schemalint diff`
+_FALLBACK = {
+    "removed": ("SL901", "tool-removed", Severity.ERROR),
+    "added": ("SL916", "tool-added", Severity.INFO),
+    "description": ("SL909", "description-changed", Severity.WARNING),
+}
+
+
+def _pinned_field_changes(old: Sequence[SourceResult], new: Sequence[SourceResult], config: Config) -> list[Diagnostic]:
+    """Tools removed, added, or with a changed description, by name; other changed fields are named
+    in a warning on stderr until `schemalint diff` classifies them."""
+    import click
+
+    from schemalint.engine import locate
+
+    def by_name(sources: Sequence[SourceResult]) -> dict[str, tuple[SourceResult, Any]]:
+        return {str(t.name): (s, t) for s in sources for t in s.tools}
+
+    before, after = by_name(old), by_name(new)
+    out: list[Diagnostic] = []
+
+    def report(kind: str, message: str, source: SourceResult, pointer: str, tool: str) -> None:
+        code, slug, severity = _FALLBACK[kind]
+        span = locate(source.document, pointer)
+        out.append(Diagnostic(code, slug, severity, message, source.path, span, pointer, tool))
+
+    for name, (source, tool) in before.items():
+        if name not in after:
+            report("removed", f"tool `{name}` was removed; calls to it fail", source, tool.pointer, name)
+    for name, (source, tool) in after.items():
+        if name not in before:
+            report("added", f"new tool `{name}`", source, tool.pointer, name)
+            continue
+        old_tool = before[name][1]
+        if old_tool.description != tool.description:
+            message = f"`{name}`: tool description changed; tool choice may shift: re-run the evals"
+            report("description", message, source, tool.description_pointer or tool.pointer, name)
+        changed = [
+            label
+            for label, a, b in (
+                ("input schema", old_tool.parameters, tool.parameters),
+                ("output schema", old_tool.output_schema, tool.output_schema),
+                ("annotations", old_tool.annotations, tool.annotations),
+            )
+            if a != b
+        ]
+        if changed:
+            click.echo(f"schemalint: warning: `{name}`: {', '.join(changed)} changed since the lock", err=True)
+    return out
+
+
+def check_server(
+    command: Sequence[str],
+    url: str | None,
+    timeout: float,
+    options: LintOptions,
+    save: Path | None = None,
+    lock: Path | None = None,
+    update_lock: bool = False,
+) -> tuple[LintResult, list[str]]:
+    """List, lint, and compare with (or write) the lock file. Returns the result and notes for stderr."""
+    listing = fetch_listing(command, url, timeout)
+    result = lint_listing(listing, options, save)
+    if lock is None:
+        return result, []
+    current = result.files[0]
+    if not lock.exists():
+        write_lock(lock, listing)
+        return result, [f"wrote lock file {lock}: {len(listing.tools)} tool(s) of `{listing.server}` pinned"]
+    pinned = read_lock(lock, current.config)
+    changes = lock_changes(pinned, current, current.config, listing)
+    if update_lock:
+        write_lock(lock, listing)
+        return result, [f"updated lock file {lock}: {len(changes)} change(s) accepted"]
+    diagnostics = sorted([*result.diagnostics, *changes], key=Diagnostic.sort_key)
+    return LintResult(diagnostics, [*result.files, pinned]), []
