@@ -73,8 +73,10 @@ def description_similarity(a: str | None, b: str | None) -> float:
     if not a or not b:
         return 1.0 if a == b else 0.0
     matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    if matcher.real_quick_ratio() < RENAME_DESCRIPTION_SIMILARITY:
-        return matcher.real_quick_ratio()
+    for bound in (matcher.real_quick_ratio, matcher.quick_ratio):  # cheap upper bounds first
+        upper = bound()
+        if upper < RENAME_DESCRIPTION_SIMILARITY:
+            return upper
     return matcher.ratio()
 
 
@@ -104,14 +106,45 @@ def match_tools(old_tools: Sequence[Tool], new_tools: Sequence[Tool]) -> Matchin
     )
 
 
+def parameter_names(tool: Tool) -> frozenset[str]:
+    properties = tool.parameters.get("properties") if isinstance(tool.parameters, Mapping) else None
+    return frozenset(properties) if isinstance(properties, Mapping) else frozenset()
+
+
+def _candidates(removed: Sequence[Tool], added: Sequence[Tool]) -> list[list[int]]:
+    """For each removed tool, the added tools that share a top-level parameter name (or, for a tool
+    without parameters, the added tools without parameters): a schema that keeps most of its facts
+    keeps some parameter, so other pairs cannot reach the threshold. Keeps large sets near-linear."""
+    by_name: dict[str, list[int]] = {}
+    without: list[int] = []
+    for j, tool in enumerate(added):
+        names = parameter_names(tool)
+        for name in names:
+            by_name.setdefault(name, []).append(j)
+        if not names:
+            without.append(j)
+    out = []
+    for tool in removed:
+        names = parameter_names(tool)
+        out.append(sorted({j for name in names for j in by_name.get(name, ())}) if names else without)
+    return out
+
+
 def _renames(removed: Sequence[Tool], added: Sequence[Tool]) -> list[Pairing]:
     if not removed or not added:
         return []
     old_prints = [fingerprint(t) for t in removed]
     new_prints = [fingerprint(t) for t in added]
+    # Dice >= t needs the smaller fact set to be at least t / (2 - t) of the larger one
+    size_ratio = RENAME_SCHEMA_SIMILARITY_WITH_DESCRIPTION / (2 - RENAME_SCHEMA_SIMILARITY_WITH_DESCRIPTION)
     candidates: list[tuple[float, float, int, int]] = []
-    for i, old in enumerate(removed):
-        for j, new in enumerate(added):
+    for i, others in enumerate(_candidates(removed, added)):
+        old = removed[i]
+        for j in others:
+            new = added[j]
+            sizes = sorted((len(old_prints[i]), len(new_prints[j])))
+            if sizes[0] < size_ratio * sizes[1]:
+                continue
             score = schema_similarity(old_prints[i], new_prints[j])
             if score < RENAME_SCHEMA_SIMILARITY_WITH_DESCRIPTION:
                 continue
