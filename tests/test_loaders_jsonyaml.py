@@ -101,14 +101,29 @@ def test_nul_after_the_sniffed_prefix_is_not_binary():
 
 
 @pytest.mark.parametrize("raw", [b"", b"   \n\t\r\n", codecs.BOM_UTF8, codecs.BOM_UTF8 + b"\n"])
-def test_empty_file(raw):
-    with pytest.raises(LoadError, match=r"^empty file$"):
-        decode_source(raw, "f")
-
-
 @pytest.mark.parametrize("load", [load_json, load_yaml])
-def test_loaders_refuse_empty_text(load):
-    assert "empty file" in load_error(load, " \n ").message
+def test_empty_file(raw, load):
+    text = decode_source(raw, "f")  # an empty Python module is fine: emptiness is the data loaders' call
+    assert not text.strip()
+    with pytest.raises(LoadError, match=r"^empty file$"):
+        load(text, "f")
+
+
+def test_empty_files_found_by_walking_are_skipped_but_named_ones_are_errors(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from schemalint.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_bytes(b"")
+    (tmp_path / "empty.json").write_bytes(b"")
+    (tmp_path / "blank.yaml").write_bytes(b"\n")
+    walked = CliRunner().invoke(main, ["check", ".", "--no-config", "--output-format", "json"])
+    assert (walked.exit_code, json.loads(walked.output)) == (0, [])
+    named = CliRunner().invoke(main, ["check", "empty.json", "--no-config", "--output-format", "json"])
+    assert named.exit_code == 1
+    assert [(f["code"], f["message"]) for f in json.loads(named.output)] == [("SL002", "empty file")]
 
 
 # -- line index -----------------------------------------------------------------------------------

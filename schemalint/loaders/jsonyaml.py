@@ -121,8 +121,9 @@ def decode_source(raw: bytes, path: str) -> str:
     """The text of a source file, without its byte-order mark.
 
     UTF-8 with or without BOM; UTF-16 and UTF-32 only with a BOM. Raises LoadError for binary
-    files (a NUL byte in the first 8 KiB of a file without a BOM), undecodable bytes (with their
-    line:column) and empty or whitespace-only files.
+    files (a NUL byte in the first 8 KiB of a UTF-8 file) and undecodable bytes (with their
+    line:column). An empty text is returned as such: an empty Python module is valid, and a walk
+    skips files without tools silently; `load_json`/`load_yaml` refuse it ("empty file").
     """
     encoding, label, body = "utf-8", "UTF-8", raw
     for bom, bom_encoding, bom_label in _BOMS:
@@ -142,8 +143,6 @@ def decode_source(raw: bytes, path: str) -> str:
         else:
             what = f"code unit 0x{bad.hex()}" if bad else "truncated code unit"
         raise LoadError(f"invalid {label} {what} at line {line} column {column}", line, column) from None
-    if not text.strip():
-        raise LoadError("empty file")
     return text
 
 
