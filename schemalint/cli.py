@@ -160,6 +160,9 @@ def _lint_options(
 @click.option(
     "--staged", is_flag=True, help="With --against: compare the staged versions (the index), not the work tree."
 )
+@click.option("--fix", is_flag=True, help="Apply safe fixes to JSON and YAML files (Python is never modified).")
+@click.option("--unsafe-fixes", is_flag=True, help="With --fix or --diff: apply unsafe fixes too.")
+@click.option("--diff", "show_diff", is_flag=True, help="Print the fixes as a unified diff; write nothing.")
 def check(
     paths: tuple[str, ...],
     select: tuple[str, ...],
@@ -181,6 +184,9 @@ def check(
     write_baseline_file: Path | None,
     against: str | None,
     staged: bool,
+    fix: bool,
+    unsafe_fixes: bool,
+    show_diff: bool,
 ) -> None:
     """Lint tool definitions in PATHS (files or folders; default: the current folder; `-` reads stdin)."""
     from schemalint.engine import lint, lint_source
@@ -211,6 +217,15 @@ def check(
             _fail(f"no such file or directory: {missing[0]}")
         result = lint(paths or (".",), dataclasses.replace(options, jobs=jobs or os.cpu_count() or 1))
 
+    if (fix or show_diff) and against is not None:
+        _fail("--fix and --diff work on the files as they are, not with --against")
+    if show_diff:
+        _show_fixes(result, options, unsafe_fixes)
+    if fix:
+        if paths == ("-",):
+            _fail("--fix cannot write to standard input; use --diff")
+        _apply_fixes(result, options, unsafe_fixes)
+        result = lint(paths or (".",), dataclasses.replace(options, jobs=jobs or os.cpu_count() or 1))
     if write_baseline_file is not None:
         _write_baseline(write_baseline_file, result)
     if baseline_file is not None:
@@ -223,7 +238,8 @@ def report_and_exit(
 ) -> NoReturn:
     """Write the reports (check and diff share this) and exit 1 when a finding is at or above --fail-on."""
     fail_level = _fail_level(fail_on, result)
-    reporter_output(result, outputs, quiet, statistics)
+    fixable = sum(1 for d in result.diagnostics if d.fix is not None and d.fix.safe)
+    reporter_output(result, outputs, quiet, statistics, fixable)
     failing = fail_level is not None and any(d.severity >= fail_level for d in result.diagnostics)
     sys.exit(EXIT_FINDINGS if failing else EXIT_CLEAN)
 
@@ -270,6 +286,64 @@ def diff_command(
     except SourceError as error:
         _fail(str(error))
     report_and_exit(result, fail_on, outputs, quiet, statistics)
+
+
+def _fix_plans(result: Any, options: Any, unsafe: bool) -> list[Any]:
+    """What --fix would do to each file, fixes applied pass by pass with a re-lint after each."""
+    from schemalint.engine import lint_source
+    from schemalint.fixes import plan_file
+
+    def relint(text: str, path: str) -> tuple[Any, list[Any]]:
+        relinted = lint_source(text, path, options)
+        return relinted.files[0].document, [d for d in relinted.diagnostics if d.path == path]
+
+    by_path: dict[str, list[Any]] = {}
+    for diagnostic in result.diagnostics:
+        by_path.setdefault(diagnostic.path, []).append(diagnostic)
+    documents = result.documents()
+    return [plan_file(documents[path], found, unsafe, relint) for path, found in by_path.items() if path in documents]
+
+
+def _show_fixes(result: Any, options: Any, unsafe: bool) -> NoReturn:
+    """--diff: the unified diff of every fix; exit 1 when something would change (like ruff)."""
+    plans = _fix_plans(result, options, unsafe)
+    for plan in plans:
+        if plan.skipped:
+            click.echo(f"{plan.path}: not fixed: {plan.skipped}", err=True)
+        elif plan.changed:
+            click.echo(plan.diff(), nl=False)
+    changed = [p for p in plans if p.changed]
+    fixes = sum(p.fixed for p in changed)
+    click.echo(f"Would fix {fixes} finding(s) in {len(changed)} file(s).", err=True)
+    sys.exit(EXIT_FINDINGS if changed else EXIT_CLEAN)
+
+
+def _apply_fixes(result: Any, options: Any, unsafe: bool) -> None:
+    """--fix: write every file whose fixes apply, atomically, unless it changed since it was read."""
+    from schemalint.fixes import FixError, encode_like, write_atomically
+    from schemalint.loaders import LoadError
+    from schemalint.loaders.jsonyaml import decode_source
+
+    fixed = files = 0
+    for plan in _fix_plans(result, options, unsafe):
+        if plan.skipped:
+            click.echo(f"{plan.path}: not fixed: {plan.skipped}", err=True)
+            continue
+        if not plan.changed:
+            continue
+        path = Path(plan.path)
+        try:
+            raw = path.read_bytes()
+            if decode_source(raw, plan.path) != plan.document.text:
+                raise FixError(f"{plan.path} changed on disk since it was linted; not written")
+            write_atomically(path, raw, encode_like(plan.new_text, raw))
+        except (FixError, LoadError, OSError) as error:
+            click.echo(f"{plan.path}: not fixed: {getattr(error, 'message', None) or error}", err=True)
+            continue
+        fixed += plan.fixed
+        files += 1
+    if fixed:
+        click.echo(f"Fixed {fixed} finding(s) in {files} file(s).", err=True)
 
 
 def _write_baseline(path: Path, result: Any) -> NoReturn:

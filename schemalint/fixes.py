@@ -1,0 +1,561 @@
+"""Applying fixes: RFC 6902 patch operations from findings, written back without reformatting the file.
+
+A fix is a list of JSON Patch operations on the file's data. They are applied to a copy of the data;
+the file's new text is then derived from the old and new data:
+
+- JSON: the text is re-rendered from the root, copying every unchanged value, key and separator
+  verbatim from the source (positions from the loader), so bytes outside the edits never change.
+  New values follow the file's indentation (detected) and line endings.
+- YAML: ruamel.yaml round trip (comments, key order, quoting, indentation kept). Before anything is
+  changed the file must survive an unmodified round trip byte for byte with the detected
+  indentation; if it does not, the file is left alone (reported, never reformatted).
+- Python sources are never modified: their findings are reported only.
+
+Fixes whose operations touch overlapping paths are applied in successive passes: each pass applies
+non-overlapping fixes, re-lints the new text and repeats (at most `MAX_PASSES`). Files are written
+atomically (a temporary file in the same folder, then `os.replace`, keeping the mode), and only if
+their bytes on disk are still those that were linted.
+"""
+
+from __future__ import annotations
+
+import codecs
+import contextlib
+import copy
+import difflib
+import io
+import json
+import os
+import re
+import tempfile
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from schemalint.diagnostics import Diagnostic, Fix, PatchOperation
+from schemalint.loaders import Document
+from schemalint.model import JSON, Span, resolve_pointer, split_pointer
+
+MAX_PASSES = 10
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_INLINE_ARRAY = re.compile(r'\[[ \t]*["0-9tfn-][^\n\[\]{}]*\]')
+_INLINE_OBJECT = re.compile(r'\{[ \t]*"[^\n\[\]{}]*\}')
+
+
+class FixError(Exception):
+    """A fix that cannot be applied to this file (a missing path, a file that cannot be rewritten)."""
+
+
+# --------------------------------------------------------------------------------------------------
+# JSON Patch on plain data
+
+
+def apply_operations(data: JSON, operations: Iterable[PatchOperation]) -> JSON:
+    """A copy of `data` with the operations applied (RFC 6902 add, replace, remove)."""
+    result = copy.deepcopy(data)
+    for operation in operations:
+        tokens = split_pointer(operation.path)
+        value = copy.deepcopy(operation.value)
+        if not tokens:
+            if operation.op == "remove":
+                raise FixError("cannot remove the whole document")
+            result = value
+            continue
+        container: Any = result
+        for token in tokens[:-1]:
+            container = _child(container, token, operation.path)
+        last = tokens[-1]
+        if isinstance(container, dict):
+            if operation.op != "add" and last not in container:
+                raise FixError(f"{operation.path} does not exist")
+            if operation.op == "remove":
+                del container[last]
+            else:
+                container[last] = value
+        elif isinstance(container, list):
+            size = len(container) + (1 if operation.op == "add" else 0)
+            index = size - 1 if last == "-" and operation.op == "add" else _index(last, size, operation.path)
+            if operation.op == "add":
+                container.insert(index, value)
+            elif operation.op == "replace":
+                container[index] = value
+            else:
+                del container[index]
+        else:
+            raise FixError(f"{operation.path}: the parent is not an object or array")
+    return result
+
+
+def _child(container: Any, token: str, path: str) -> Any:
+    if isinstance(container, dict) and token in container:
+        return container[token]
+    if isinstance(container, list):
+        return container[_index(token, len(container), path)]
+    raise FixError(f"{path} does not exist")
+
+
+def _index(token: str, size: int, path: str) -> int:
+    if not token.isdigit() or int(token) >= size:
+        raise FixError(f"{path}: no array element {token}")
+    return int(token)
+
+
+def same(a: JSON, b: JSON) -> bool:
+    """Equal as JSON values (`True` is not `1`, `1` is not `1.0`)."""
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    return type(a) is type(b) and a == b
+
+
+def _aligned(old: list[Any], new: list[Any]) -> tuple[int, int]:
+    """Lengths of the common prefix and suffix of two lists (not overlapping)."""
+    prefix = 0
+    while prefix < min(len(old), len(new)) and same(old[prefix], new[prefix]):
+        prefix += 1
+    suffix = 0
+    while suffix < min(len(old), len(new)) - prefix and same(old[-1 - suffix], new[-1 - suffix]):
+        suffix += 1
+    return prefix, suffix
+
+
+# --------------------------------------------------------------------------------------------------
+# JSON: re-render with verbatim copies of everything unchanged
+
+
+class JsonRenderer:
+    """Renders new data over the source text of the old data, changing only what differs."""
+
+    def __init__(self, document: Document) -> None:
+        self.text = document.text
+        self.positions = document.positions
+        self.line_starts = [0, *(m.end() for m in _LINE_BREAK.finditer(self.text))]
+        self.newline = "\r\n" if "\r\n" in self.text else "\n"
+        self.unit = _indent_unit(self.text)
+        self.pretty = "\n" in self.text.strip()
+        #: does the file write flat arrays / objects on one line (`["a", "b"]`, `{"type": "string"}`)?
+        self.inline = {list: bool(_INLINE_ARRAY.search(self.text)), dict: bool(_INLINE_OBJECT.search(self.text))}
+
+    def offset(self, line: int, column: int) -> int:
+        return self.line_starts[line - 1] + column - 1
+
+    def span(self, pointer: str, key: bool = False) -> tuple[int, int]:
+        found: Span | None = self.positions.locate(pointer, key)
+        if found is None:
+            raise FixError(f"no source position for {pointer or 'the document'}")
+        return self.offset(found.line, found.column), self.offset(found.end_line, found.end_column)
+
+    def line_indent(self, offset: int) -> str:
+        start = self.text.rfind("\n", 0, offset) + 1
+        line = self.text[start:offset]
+        return line[: len(line) - len(line.lstrip(" \t"))]
+
+    def render_document(self, old: JSON, new: JSON) -> str:
+        if same(old, new):
+            return self.text
+        start, end = self.span("")
+        return self.text[:start] + self.render(old, new, "", start, end) + self.text[end:]
+
+    def render(self, old: JSON, new: JSON, pointer: str, start: int, end: int) -> str:
+        """The text of `new` where `old` was written at text[start:end]."""
+        if same(old, new):
+            return self.text[start:end]
+        if isinstance(old, dict) and isinstance(new, dict):
+            if list(old) == list(new):
+                return self._in_place(old, new, pointer, start, end, list(old))
+            return self._object(old, new, pointer, start, end)
+        if isinstance(old, list) and isinstance(new, list):
+            if len(old) == len(new):
+                return self._in_place(old, new, pointer, start, end, list(range(len(old))))
+            return self._array(old, new, pointer, start, end)
+        return self.fresh(new, self.line_indent(start), compact=not self.pretty or "\n" not in self.text[start:end])
+
+    def _in_place(self, old: Any, new: Any, pointer: str, start: int, end: int, keys: list[Any]) -> str:
+        pieces, cursor = [], start
+        for key in keys:
+            if same(old[key], new[key]):
+                continue
+            child = f"{pointer}/{_escape(key)}"
+            child_start, child_end = self.span(child)
+            pieces += [self.text[cursor:child_start], self.render(old[key], new[key], child, child_start, child_end)]
+            cursor = child_end
+        return "".join(pieces) + self.text[cursor:end]
+
+    def _members(self, pointer: str, keys: Sequence[Any], key_spans: bool) -> list[tuple[int, int]]:
+        """(start, end) of each member: from its key (objects) or value (arrays) to the value's end."""
+        spans = []
+        for key in keys:
+            child = f"{pointer}/{_escape(key)}"
+            start = self.span(child, key=True)[0] if key_spans else self.span(child)[0]
+            spans.append((start, self.span(child)[1]))
+        return spans
+
+    def _layout(self, spans: list[tuple[int, int]], start: int, end: int) -> tuple[str, str, str]:
+        """(opening, default separator, closing) of a container with at least one member."""
+        opening = self.text[start + 1 : spans[0][0]]
+        closing = self.text[spans[-1][1] : end - 1]
+        separator = "," + opening if "\n" in opening else ", "
+        if len(spans) > 1:  # the file's own separator between the first two members
+            separator = self.text[spans[0][1] : spans[1][0]]
+        return opening, separator, closing
+
+    def _empty_layout(self, start: int) -> tuple[str, str, str]:
+        if not self.pretty:
+            return "", ", ", ""
+        indent = self.line_indent(start)
+        return self.newline + indent + self.unit, "," + self.newline + indent + self.unit, self.newline + indent
+
+    def _join(self, items: list[tuple[int | None, str]], spans: list[tuple[int, int]], separator: str) -> str:
+        """Members joined by their original separator when they were neighbours, else `separator`."""
+        out = []
+        for position, (index, text) in enumerate(items):
+            if position:
+                previous = items[position - 1][0]
+                same_pair = previous is not None and index is not None and index == previous + 1
+                out.append(self.text[spans[previous][1] : spans[index][0]] if same_pair else separator)  # type: ignore[index]
+            out.append(text)
+        return "".join(out)
+
+    def _object(self, old: dict[str, Any], new: dict[str, Any], pointer: str, start: int, end: int) -> str:
+        keys = list(old)
+        spans = self._members(pointer, keys, key_spans=True)
+        opening, separator, closing = self._layout(spans, start, end) if spans else self._empty_layout(start)
+        indent = _last_line(opening) if "\n" in opening else self.line_indent(start)
+        compact = "\n" not in opening
+        items: list[tuple[int | None, str]] = []
+        for key, value in new.items():
+            if key in old:
+                index = keys.index(key)
+                member_start, member_end = spans[index]
+                child = f"{pointer}/{_escape(key)}"
+                value_start, _ = self.span(child)
+                rendered = self.render(old[key], value, child, value_start, member_end)
+                items.append((index, self.text[member_start:value_start] + rendered))
+            else:
+                text = json.dumps(key, ensure_ascii=False) + ": " + self.fresh(value, indent, compact)
+                items.append((None, text))
+        if not items:
+            return "{}"
+        return "{" + opening + self._join(items, spans, separator) + closing + "}"
+
+    def _array(self, old: list[Any], new: list[Any], pointer: str, start: int, end: int) -> str:
+        spans = self._members(pointer, range(len(old)), key_spans=False)
+        opening, separator, closing = self._layout(spans, start, end) if spans else self._empty_layout(start)
+        indent = _last_line(opening) if "\n" in opening else self.line_indent(start)
+        compact = "\n" not in opening
+        prefix, suffix = _aligned(old, new)
+        items: list[tuple[int | None, str]] = []
+        for index, value in enumerate(new):
+            if index < prefix:
+                items.append((index, self.text[spans[index][0] : spans[index][1]]))
+            elif index >= len(new) - suffix:
+                original = len(old) - (len(new) - index)
+                items.append((original, self.text[spans[original][0] : spans[original][1]]))
+            else:
+                items.append((None, self.fresh(value, indent, compact)))
+        if not items:
+            return "[]"
+        return "[" + opening + self._join(items, spans, separator) + closing + "]"
+
+    def fresh(self, value: JSON, indent: str, compact: bool) -> str:
+        """A new value, written at a position whose line is indented by `indent`."""
+        if compact or not isinstance(value, (dict, list)) or not value:
+            return json.dumps(value, ensure_ascii=False)
+        children = value.values() if isinstance(value, dict) else value
+        if self.inline[type(value)] and not any(isinstance(child, (dict, list)) for child in children):
+            return json.dumps(value, ensure_ascii=False)
+        text = json.dumps(value, ensure_ascii=False, indent=self.unit)
+        return text.replace("\n", self.newline + indent)
+
+
+def _escape(token: Any) -> str:
+    return str(token).replace("~", "~0").replace("/", "~1")
+
+
+def _last_line(text: str) -> str:
+    return _LINE_BREAK.split(text)[-1]
+
+
+def _indent_unit(text: str) -> str:
+    """The indentation step of a pretty-printed file: the smallest leading white space of a line."""
+    widths = []
+    for line in _LINE_BREAK.split(text):
+        stripped = line.lstrip(" \t")
+        if stripped and len(stripped) < len(line):
+            lead = line[: len(line) - len(stripped)]
+            if lead.startswith("\t"):
+                return "\t"
+            widths.append(len(lead))
+    return " " * min(widths) if widths else "  "
+
+
+# --------------------------------------------------------------------------------------------------
+# YAML: ruamel round trip
+
+
+def _yaml_dumper(text: str) -> Any:
+    """A round-trip YAML instance whose unmodified output is `text` byte for byte, or FixError."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.util import load_yaml_guess_indent
+
+    try:
+        _, guessed, dash_offset = load_yaml_guess_indent(text)
+    except Exception as error:  # ruamel raises many types on odd input
+        raise FixError(f"ruamel.yaml cannot read it: {type(error).__name__}") from None
+    candidates = [(guessed or 2, guessed or 2, dash_offset or 0), (2, 4, 2), (2, 2, 0), (4, 4, 2), (4, 6, 4)]
+    for mapping, sequence, offset in dict.fromkeys(candidates):
+        if offset > sequence - 2:
+            continue
+        yaml = YAML()
+        yaml.preserve_quotes = True
+        yaml.width = 1 << 20
+        yaml.indent(mapping=mapping, sequence=sequence, offset=offset)
+        yaml.explicit_start = text.lstrip().startswith("---")
+        try:
+            if _dump(yaml, yaml.load(text)) == text:
+                return yaml
+        except Exception:  # ruamel raises many types: try the next layout
+            continue
+    raise FixError("ruamel.yaml cannot round-trip it unchanged, so it is not rewritten")
+
+
+def _dump(yaml: Any, data: Any) -> str:
+    out = io.StringIO()
+    yaml.dump(data, out)
+    return out.getvalue()
+
+
+def _to_ruamel(value: JSON, flow: bool) -> Any:
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    if isinstance(value, dict):
+        mapping = CommentedMap((k, _to_ruamel(v, flow)) for k, v in value.items())
+        if flow:
+            mapping.fa.set_flow_style()
+        return mapping
+    if isinstance(value, list):
+        sequence = CommentedSeq(_to_ruamel(v, flow) for v in value)
+        if flow or all(not isinstance(v, (dict, list)) for v in value):
+            sequence.fa.set_flow_style()
+        return sequence
+    return value
+
+
+def _is_flow(node: Any) -> bool:
+    attribute = getattr(node, "fa", None)
+    return bool(attribute is not None and attribute.flow_style())
+
+
+def merge_yaml(node: Any, old: JSON, new: JSON) -> None:
+    """Edit the ruamel tree `node` (which holds `old`) so that it holds `new`, touching only differences."""
+    flow = _is_flow(node)
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in [k for k in old if k not in new]:
+            del node[key]
+        for key, value in new.items():
+            if key in old and _same_kind(old[key], value):
+                merge_yaml(node[key], old[key], value)
+            elif key not in old or not same(old[key], value):
+                node[key] = _to_ruamel(value, flow)
+        return
+    if isinstance(old, list) and isinstance(new, list):
+        if len(old) == len(new):
+            for index, (before, after) in enumerate(zip(old, new, strict=True)):
+                if _same_kind(before, after):
+                    merge_yaml(node[index], before, after)
+                elif not same(before, after):
+                    node[index] = _to_ruamel(after, flow)
+            return
+        prefix, suffix = _aligned(old, new)
+        for index in range(len(old) - suffix - 1, prefix - 1, -1):
+            del node[index]
+        for index in range(prefix, len(new) - suffix):
+            node.insert(index, _to_ruamel(new[index], flow))
+        return
+    raise FixError("a value changed kind at the top of the document")
+
+
+def _same_kind(a: JSON, b: JSON) -> bool:
+    return (isinstance(a, dict) and isinstance(b, dict)) or (isinstance(a, list) and isinstance(b, list))
+
+
+# --------------------------------------------------------------------------------------------------
+# Passes over one file
+
+
+def applicable(diagnostic: Diagnostic, unsafe: bool) -> Fix | None:
+    fix = diagnostic.fix
+    return fix if fix is not None and (fix.safe or unsafe) else None
+
+
+def _regions(fix: Fix, data: JSON) -> list[str]:
+    """The pointers a fix touches; an add or remove inside an array shifts the whole array."""
+    regions = []
+    for operation in fix.operations:
+        tokens = split_pointer(operation.path)
+        region = operation.path
+        if tokens and operation.op in ("add", "remove"):
+            parent = "".join("/" + _escape(t) for t in tokens[:-1])
+            try:
+                if isinstance(resolve_pointer(data, parent), list):
+                    region = parent
+            except (KeyError, TypeError):
+                pass
+        regions.append(region)
+    return regions
+
+
+def _overlaps(a: str, b: str) -> bool:
+    return a == b or a.startswith(b + "/") or b.startswith(a + "/")
+
+
+def choose_fixes(fixes: Sequence[Fix], data: JSON) -> list[Fix]:
+    """Fixes that touch disjoint parts of the document, in order; the others wait for a later pass."""
+    chosen: list[Fix] = []
+    taken: list[str] = []
+    for fix in fixes:
+        regions = _regions(fix, data)
+        if any(_overlaps(r, t) for r in regions for t in taken):
+            continue
+        chosen.append(fix)
+        taken += regions
+    return chosen
+
+
+@dataclass
+class FilePlan:
+    """What fixing one file would do."""
+
+    path: str
+    document: Document
+    new_text: str
+    fixed: int = 0
+    titles: list[str] = field(default_factory=list)
+    #: why the file is not fixed (Python source, YAML that does not round-trip, ...)
+    skipped: str | None = None
+
+    @property
+    def changed(self) -> bool:
+        return self.skipped is None and self.new_text != self.document.text
+
+    def diff(self) -> str:
+        return "".join(
+            difflib.unified_diff(
+                self.document.text.splitlines(keepends=True),
+                self.new_text.splitlines(keepends=True),
+                f"a/{self.path}",
+                f"b/{self.path}",
+            )
+        )
+
+
+Relint = Callable[[str, str], tuple[Document | None, list[Diagnostic]]]
+
+
+def plan_file(document: Document, diagnostics: Sequence[Diagnostic], unsafe: bool, relint: Relint) -> FilePlan:
+    """Apply the file's fixes pass by pass; `relint(text, path)` lints a new text of the file."""
+    plan = FilePlan(document.path, document, document.text)
+    fixes = [fix for d in diagnostics if (fix := applicable(d, unsafe)) is not None]
+    if not fixes:
+        return plan
+    if document.format == "python":
+        plan.skipped = "Python sources are never modified; apply the fixes by hand"
+        return plan
+    yaml = None
+    if document.format == "yaml":
+        try:
+            yaml = _yaml_dumper(document.text)
+        except FixError as error:
+            plan.skipped = str(error)
+            return plan
+    current = document
+    seen = {document.text}
+    for _ in range(MAX_PASSES):
+        new_data = current.data
+        for fix in choose_fixes(fixes, current.data):
+            try:
+                new_data = apply_operations(new_data, fix.operations)
+            except FixError:
+                continue
+            plan.fixed += 1
+            plan.titles.append(fix.title)
+        if same(new_data, current.data):
+            break
+        try:
+            text = _render(current, new_data, yaml)
+        except FixError as error:
+            plan.skipped = f"cannot apply the fixes: {error}"
+            return plan
+        if text in seen:  # a fix that undoes another: stop rather than loop
+            break
+        seen.add(text)
+        relinted, found = relint(text, document.path)
+        if relinted is None:
+            plan.skipped = "the fixed text no longer parses; nothing written"
+            return plan
+        plan.new_text = text
+        current = relinted
+        fixes = [fix for d in found if (fix := applicable(d, unsafe)) is not None]
+        if not fixes:
+            break
+    return plan
+
+
+def _render(document: Document, new_data: JSON, yaml: Any) -> str:
+    try:
+        if yaml is None:
+            return JsonRenderer(document).render_document(document.data, new_data)
+        tree = yaml.load(document.text)
+        merge_yaml(tree, document.data, new_data)
+        return _dump(yaml, tree)
+    except (KeyError, IndexError, TypeError) as error:
+        raise FixError(f"the source does not match its data at {error}") from None
+
+
+# --------------------------------------------------------------------------------------------------
+# Writing
+
+
+class StaleFileError(FixError):
+    """The file changed on disk after it was linted."""
+
+
+def write_atomically(path: Path, expected: bytes, new: bytes) -> None:
+    """Replace `path`'s content by `new` if it still holds `expected`: a temporary file in the same
+    folder, flushed, then `os.replace`; the file's permission bits are kept. A crash leaves the old
+    file intact (and at most a stray temporary file)."""
+    try:
+        current = path.read_bytes()
+    except OSError as error:
+        raise FixError(f"cannot read {path}: {error.strerror or error}") from None
+    if current != expected:
+        raise StaleFileError(f"{path} changed on disk since it was linted; not written")
+    mode = path.stat().st_mode & 0o7777
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".schemalint-tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(new)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def encode_like(text: str, original: bytes) -> bytes:
+    """`text` in the encoding (and with the byte-order mark) of the original bytes."""
+    for bom, encoding in (
+        (codecs.BOM_UTF32_LE, "utf-32-le"),
+        (codecs.BOM_UTF32_BE, "utf-32-be"),
+        (codecs.BOM_UTF8, "utf-8"),
+        (codecs.BOM_UTF16_LE, "utf-16-le"),
+        (codecs.BOM_UTF16_BE, "utf-16-be"),
+    ):
+        if original.startswith(bom):
+            return bom + text.encode(encoding)
+    return text.encode("utf-8")
