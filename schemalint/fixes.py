@@ -24,6 +24,7 @@ import contextlib
 import copy
 import difflib
 import io
+import itertools
 import json
 import os
 import re
@@ -304,7 +305,14 @@ def _yaml_dumper(text: str) -> Any:
         _, guessed, dash_offset = load_yaml_guess_indent(text)
     except Exception as error:  # ruamel raises many types on odd input
         raise FixError(f"ruamel.yaml cannot read it: {type(error).__name__}") from None
-    candidates = [(guessed or 2, guessed or 2, dash_offset or 0), (2, 4, 2), (2, 2, 0), (4, 4, 2), (4, 6, 4)]
+    candidates = [
+        _detect_yaml_indent(text),
+        (guessed or 2, guessed or 2, dash_offset or 0),
+        (2, 4, 2),
+        (2, 2, 0),
+        (4, 4, 2),
+        (4, 6, 4),
+    ]
     for mapping, sequence, offset in dict.fromkeys(candidates):
         if offset > sequence - 2:
             continue
@@ -321,26 +329,120 @@ def _yaml_dumper(text: str) -> Any:
     raise FixError("ruamel.yaml cannot round-trip it unchanged, so it is not rewritten")
 
 
+_BLOCK_KEY = re.compile(r"^( *)(?:- +)*[^#\s][^#]*:\s*(?:#.*)?$")
+
+
+def _detect_yaml_indent(text: str) -> tuple[int, int, int]:
+    """(mapping indent, sequence indent, dash offset) as ruamel.yaml's `indent()` takes them, read
+    from the first block key whose value is a nested mapping and the first whose value is a list."""
+    mapping = offset = None
+    lines = [line for line in _LINE_BREAK.split(text) if line.strip() and not line.lstrip().startswith("#")]
+    for line, following in itertools.pairwise(lines):
+        match = _BLOCK_KEY.match(line)
+        if match is None:
+            continue
+        key_column = len(line) - len(line.lstrip(" -"))
+        step = len(following) - len(following.lstrip(" "))
+        if following.lstrip().startswith("- ") and offset is None and step >= key_column:
+            offset = step - key_column
+        elif not following.lstrip().startswith("- ") and mapping is None and step > key_column:
+            mapping = step - key_column
+        if mapping is not None and offset is not None:
+            break
+    mapping = mapping or 2
+    offset = offset if offset is not None else 0
+    return mapping, max(offset + 2, 2), offset
+
+
 def _dump(yaml: Any, data: Any) -> str:
     out = io.StringIO()
     yaml.dump(data, out)
     return out.getvalue()
 
 
-def _to_ruamel(value: JSON, flow: bool) -> Any:
-    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+class _YamlBuilder:
+    """Makes ruamel nodes for new values: subtrees equal to a value the same edit removed are moved
+    over with their formatting (SL401 wraps a schema in `anyOf`); new strings that need quotes get
+    the file's preferred quote character."""
 
-    if isinstance(value, dict):
-        mapping = CommentedMap((k, _to_ruamel(v, flow)) for k, v in value.items())
-        if flow:
-            mapping.fa.set_flow_style()
-        return mapping
-    if isinstance(value, list):
-        sequence = CommentedSeq(_to_ruamel(v, flow) for v in value)
-        if flow or all(not isinstance(v, (dict, list)) for v in value):
-            sequence.fa.set_flow_style()
-        return sequence
-    return value
+    def __init__(self, double_quotes: bool) -> None:
+        self.double_quotes = double_quotes
+        self.pool: list[tuple[JSON, Any]] = []
+
+    def node(self, value: JSON, flow: bool) -> Any:
+        from ruamel.yaml.comments import CommentedMap, CommentedSeq
+        from ruamel.yaml.scalarstring import DoubleQuotedScalarString
+
+        if isinstance(value, (dict, list)) and value:
+            for index, (plain, existing) in enumerate(self.pool):
+                if same(plain, value):
+                    del self.pool[index]
+                    return existing
+        if isinstance(value, dict):
+            mapping = CommentedMap((k, self.node(v, flow)) for k, v in value.items())
+            if flow:
+                mapping.fa.set_flow_style()
+            return mapping
+        if isinstance(value, list):
+            sequence = CommentedSeq(self.node(v, flow) for v in value)
+            if flow or all(not isinstance(v, (dict, list)) for v in value):
+                sequence.fa.set_flow_style()
+            return sequence
+        if isinstance(value, str) and self.double_quotes and _YAML_NEEDS_QUOTES.search(value):
+            return DoubleQuotedScalarString(value)
+        return value
+
+    def remember(self, old: JSON, node: Any) -> None:
+        """`node` (holding `old`) is being removed: a new value may reuse it, or its parts."""
+        self.pool.append((old, node))
+        if isinstance(old, dict):
+            for key, value in old.items():
+                if isinstance(value, (dict, list)):
+                    self.remember(value, node[key])
+        elif isinstance(old, list):
+            for index, value in enumerate(old):
+                if isinstance(value, (dict, list)):
+                    self.remember(value, node[index])
+
+    def merge(self, node: Any, old: JSON, new: JSON) -> None:
+        """Edit the ruamel tree `node` (which holds `old`) so that it holds `new`, touching only differences."""
+        flow = _is_flow(node)
+        if isinstance(old, dict) and isinstance(new, dict):
+            for key in old:
+                if key not in new or not _same_kind(old[key], new[key]):
+                    self.remember(old[key], node[key])
+            for key in [k for k in old if k not in new]:
+                del node[key]
+            for key, value in new.items():
+                if key in old and _same_kind(old[key], value):
+                    self.merge(node[key], old[key], value)
+                elif key not in old or not same(old[key], value):
+                    node[key] = self.node(value, flow)
+            return
+        if isinstance(old, list) and isinstance(new, list):
+            if len(old) == len(new):
+                for index, (before, after) in enumerate(zip(old, new, strict=True)):
+                    if _same_kind(before, after):
+                        self.merge(node[index], before, after)
+                    elif not same(before, after):
+                        self.remember(before, node[index])
+                        node[index] = self.node(after, flow)
+                return
+            prefix, suffix = _aligned(old, new)
+            for index in range(len(old) - suffix - 1, prefix - 1, -1):
+                self.remember(old[index], node[index])
+                del node[index]
+            for index in range(prefix, len(new) - suffix):
+                node.insert(index, self.node(new[index], flow))
+            return
+        raise FixError("a value changed kind at the top of the document")
+
+
+#: strings a plain YAML scalar would turn into something else, or cannot hold
+_YAML_NEEDS_QUOTES = re.compile(
+    r"^(?:|~|null|Null|NULL|true|True|TRUE|false|False|FALSE|[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
+    r"|0x[0-9a-fA-F]+|0o[0-7]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$|^[\s!&*\-?:,\[\]{}#|>@`'\"%]|: | #|\s$"
+)
 
 
 def _is_flow(node: Any) -> bool:
@@ -348,33 +450,12 @@ def _is_flow(node: Any) -> bool:
     return bool(attribute is not None and attribute.flow_style())
 
 
-def merge_yaml(node: Any, old: JSON, new: JSON) -> None:
-    """Edit the ruamel tree `node` (which holds `old`) so that it holds `new`, touching only differences."""
-    flow = _is_flow(node)
-    if isinstance(old, dict) and isinstance(new, dict):
-        for key in [k for k in old if k not in new]:
-            del node[key]
-        for key, value in new.items():
-            if key in old and _same_kind(old[key], value):
-                merge_yaml(node[key], old[key], value)
-            elif key not in old or not same(old[key], value):
-                node[key] = _to_ruamel(value, flow)
-        return
-    if isinstance(old, list) and isinstance(new, list):
-        if len(old) == len(new):
-            for index, (before, after) in enumerate(zip(old, new, strict=True)):
-                if _same_kind(before, after):
-                    merge_yaml(node[index], before, after)
-                elif not same(before, after):
-                    node[index] = _to_ruamel(after, flow)
-            return
-        prefix, suffix = _aligned(old, new)
-        for index in range(len(old) - suffix - 1, prefix - 1, -1):
-            del node[index]
-        for index in range(prefix, len(new) - suffix):
-            node.insert(index, _to_ruamel(new[index], flow))
-        return
-    raise FixError("a value changed kind at the top of the document")
+def merge_yaml(node: Any, old: JSON, new: JSON, double_quotes: bool = False) -> None:
+    _YamlBuilder(double_quotes).merge(node, old, new)
+
+
+def _prefers_double_quotes(text: str) -> bool:
+    return text.count('"') > text.count("'")
 
 
 def _same_kind(a: JSON, b: JSON) -> bool:
@@ -508,7 +589,7 @@ def _render(document: Document, new_data: JSON, yaml: Any) -> str:
         if yaml is None:
             return JsonRenderer(document).render_document(document.data, new_data)
         tree = yaml.load(document.text)
-        merge_yaml(tree, document.data, new_data)
+        merge_yaml(tree, document.data, new_data, _prefers_double_quotes(document.text))
         return _dump(yaml, tree)
     except (KeyError, IndexError, TypeError) as error:
         raise FixError(f"the source does not match its data at {error}") from None
