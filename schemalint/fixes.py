@@ -392,6 +392,15 @@ class _YamlBuilder:
             return DoubleQuotedScalarString(value)
         return value
 
+    def replacement(self, existing: Any, value: JSON, flow: bool) -> Any:
+        """A new node in place of `existing`: a string keeps the quoting style it had."""
+        if isinstance(value, str) and isinstance(existing, str) and type(existing) is not str:
+            try:
+                return type(existing)(value)
+            except TypeError:  # scalar string types that take more arguments
+                pass
+        return self.node(value, flow)
+
     def remember(self, old: JSON, node: Any) -> None:
         """`node` (holding `old`) is being removed: a new value may reuse it, or its parts."""
         self.pool.append((old, node))
@@ -417,7 +426,7 @@ class _YamlBuilder:
                 if key in old and _same_kind(old[key], value):
                     self.merge(node[key], old[key], value)
                 elif key not in old or not same(old[key], value):
-                    node[key] = self.node(value, flow)
+                    node[key] = self.replacement(node[key] if key in old else None, value, flow)
             return
         if isinstance(old, list) and isinstance(new, list):
             if len(old) == len(new):
@@ -426,7 +435,7 @@ class _YamlBuilder:
                         self.merge(node[index], before, after)
                     elif not same(before, after):
                         self.remember(before, node[index])
-                        node[index] = self.node(after, flow)
+                        node[index] = self.replacement(node[index], after, flow)
                 return
             prefix, suffix = _aligned(old, new)
             for index in range(len(old) - suffix - 1, prefix - 1, -1):
@@ -477,7 +486,7 @@ def _regions(fix: Fix, data: JSON) -> list[str]:
     for operation in fix.operations:
         tokens = split_pointer(operation.path)
         region = operation.path
-        if tokens and operation.op in ("add", "remove"):
+        if tokens and operation.op in ("add", "remove") and tokens[-1] != "-":
             parent = "".join("/" + _escape(t) for t in tokens[:-1])
             try:
                 if isinstance(resolve_pointer(data, parent), list):
@@ -489,6 +498,8 @@ def _regions(fix: Fix, data: JSON) -> list[str]:
 
 
 def _overlaps(a: str, b: str) -> bool:
+    if a == b and a.endswith("/-"):  # appends to one array commute (SL401 adding names to `required`)
+        return False
     return a == b or a.startswith(b + "/") or b.startswith(a + "/")
 
 
@@ -522,14 +533,13 @@ class FilePlan:
         return self.skipped is None and self.new_text != self.document.text
 
     def diff(self) -> str:
-        return "".join(
-            difflib.unified_diff(
-                self.document.text.splitlines(keepends=True),
-                self.new_text.splitlines(keepends=True),
-                f"a/{self.path}",
-                f"b/{self.path}",
-            )
+        lines = difflib.unified_diff(
+            self.document.text.splitlines(keepends=True),
+            self.new_text.splitlines(keepends=True),
+            f"a/{self.path}",
+            f"b/{self.path}",
         )
+        return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
 
 
 Relint = Callable[[str, str], tuple[Document | None, list[Diagnostic]]]

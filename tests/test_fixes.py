@@ -119,7 +119,13 @@ def test_overlapping_fixes_wait_for_the_next_pass() -> None:
     wrap = Fix("wrap", (PatchOperation("replace", "/p/properties/a", {"anyOf": []}),))
     inner = Fix("inner", (add("/p/properties/a/additionalProperties", False),))
     other = Fix("other", (add("/p/properties/b/additionalProperties", False),))
-    assert choose_fixes([first, second, wrap, inner, other], data) == [first, wrap, other]
+    create = Fix("create", (add("/p/required", ["a"]),))
+    create_too = Fix("create too", (add("/p/required", ["b"]),))
+    insert = Fix("insert", (add("/p/required/0", "c"),))
+    # appends commute; creating one array twice, or inserting before elements, does not
+    assert choose_fixes([first, second, wrap, inner, other], data) == [first, second, wrap, other]
+    assert choose_fixes([create, create_too], data) == [create]
+    assert choose_fixes([first, insert], data) == [first]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -401,3 +407,17 @@ def test_yaml_fix_reuses_moved_subtrees_and_the_files_quote_style(project: Path)
     # SL401 wraps `target` in anyOf: its flow-style branches move over as they were written
     assert "- {type: string, description: contact id}" in fixed
     assert "- {type: integer, description: row number}" in fixed
+
+
+def test_hidden_characters_fix_keeps_yaml_quoting(project: Path) -> None:
+    text = 'tools:\n  - name: get_weather\n    description: "Get the\u200b weather."  # note\n    inputSchema: {type: object}\n'
+    (project / "tools.yaml").write_text(text, encoding="utf-8")
+    assert run("check", "tools.yaml", "--fix", "--select", "SL602", "--no-config")[0] == 0
+    fixed = (project / "tools.yaml").read_text(encoding="utf-8")
+    assert '    description: "Get the weather."   # note\n' in fixed  # still double-quoted, comment column kept
+
+
+def test_diff_marks_a_missing_final_newline(project: Path) -> None:
+    (project / "tools.json").write_text(json.dumps(OPEN_TOOL), encoding="utf-8")
+    _, out, _ = run("check", "tools.json", "--diff", "--no-config")
+    assert out.endswith("\n\\ No newline at end of file\n")
