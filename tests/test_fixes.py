@@ -410,7 +410,10 @@ def test_yaml_fix_reuses_moved_subtrees_and_the_files_quote_style(project: Path)
 
 
 def test_hidden_characters_fix_keeps_yaml_quoting(project: Path) -> None:
-    text = 'tools:\n  - name: get_weather\n    description: "Get the\u200b weather."  # note\n    inputSchema: {type: object}\n'
+    text = (
+        'tools:\n  - name: get_weather\n    description: "Get the\u200b weather."  # note\n'
+        "    inputSchema: {type: object}\n"
+    )
     (project / "tools.yaml").write_text(text, encoding="utf-8")
     assert run("check", "tools.yaml", "--fix", "--select", "SL602", "--no-config")[0] == 0
     fixed = (project / "tools.yaml").read_text(encoding="utf-8")
