@@ -96,3 +96,12 @@ def test_config_validates_target_limits(tmp_path) -> None:
     assert limit("openai", "max-tools", config.settings).value == 200
     with pytest.raises(ConfigError, match=re.escape("target-limits.openai.max-toolz")):
         parse_config({"target-limits": {"openai": {"max-toolz": 200}}}, tmp_path / "x.toml", tmp_path)
+
+
+def test_docs_list_every_limit_with_its_default() -> None:
+    from pathlib import Path
+
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "providers.md").read_text(encoding="utf-8")
+    for row in TABLE:
+        if row.kind is Kind.LIMIT:
+            assert f"| `{row.target}` | `{row.key}` | {row.value:,} |" in docs, row
