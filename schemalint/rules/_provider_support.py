@@ -60,7 +60,8 @@ def describe(violations: Iterable[Violation]) -> str:
     by_target: dict[str, list[str]] = {}
     for v in violations:
         by_target.setdefault(v.target, []).append(v.reason)
-    return ", ".join(f"{label(t)}: {'; '.join(reasons)}" for t, reasons in by_target.items())
+    # name and length rules are the base provider's, whatever its strictness: say "OpenAI", not "OpenAI strict mode"
+    return ", ".join(f"{label(BASE_TARGET.get(t, t))}: {'; '.join(reasons)}" for t, reasons in by_target.items())
 
 
 def worst(violations: Iterable[Violation]) -> Severity:

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from schemalint.diagnostics import Finding
 from schemalint.model import Severity, Tool
-from schemalint.providers import label, limit
+from schemalint.providers import BASE_TARGET, label, limit
 from schemalint.rules._provider_support import ordered_targets, without_inherited
 from schemalint.rules.base import LintContext, ToolRule
 from schemalint.targets import finding_severity
@@ -68,7 +68,7 @@ class DescriptionTooLong(ToolRule):
         for target in without_inherited(ordered_targets(tool, context)):
             bound = limit(target, "max-description-length", context.settings)
             if bound is not None and length > bound.value:
-                over.append(f"{label(target)} allows {bound.value}")
+                over.append(f"{label(BASE_TARGET.get(target, target))} allows {bound.value}")
                 severity = max(severity, finding_severity(tool, target, min(bound.severity, self.severity)))
         budget = self.options.max_length
         if budget is not None and length > budget:

@@ -32,3 +32,8 @@ def test_length_counts_characters_not_bytes() -> None:
 def test_target_limit_override() -> None:
     settings = {"target-limits": {"openai": {"max-description-length": 2048}}}
     assert check("x" * 2000, settings=settings) == []
+
+
+def test_strict_tools_name_the_provider() -> None:
+    [finding] = check("x" * 1100, Dialect.OPENAI_RESPONSES)
+    assert "OpenAI allows 1024" in finding.message and "strict" not in finding.message
