@@ -31,9 +31,9 @@ def main() -> None:
          "--hypothesis-show-statistics"],
         cwd=REPO, env=env, capture_output=True, text=True, check=False,
     )  # fmt: skip
-    lines = done.stdout.splitlines()
-    for line in lines:
-        if "passing examples" in line or "tests/test_properties.py::" in line or "passed" in line or "failed" in line:
+    statistics = done.stdout.split("Hypothesis Statistics")[-1]
+    for line in statistics.splitlines():
+        if "passing," in line or "tests/test_properties.py::" in line or " passed" in line or " failed" in line:
             print(line.strip())
     print(f"total wall: {time.perf_counter() - started:.1f} s; exit code {done.returncode}")
     if done.returncode:

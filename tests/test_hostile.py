@@ -65,6 +65,38 @@ def test_hostile_text(tmp_path: Path, name: str, content: str, expected: str) ->
     assert not (tmp_path / "pwned").exists()
 
 
+FASTMCP_HEADER = "from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('demo')\n\n\n@mcp.tool()\n"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "def f(a: int) -> int:\n    return " + "[" * 100_000 + "]" * 100_000 + "\n",
+        "def f(a: int) -> int:\n    return a" + ".b" * 20_000 + "\n",
+        "def f(a: int) -> int:\n    return " + "-" * 50_000 + "1\n",
+    ],
+    ids=["brackets", "attribute-chain", "unary-chain"],
+)
+def test_deeply_nested_python_is_refused_before_libcst(tmp_path: Path, body: str) -> None:
+    # libcst's native parser hangs or crashes the process on these; CPython's parser refuses them first
+    (tmp_path / "deep.py").write_text(FASTMCP_HEADER + body, encoding="utf-8")
+    messages = errors_for(lint_with_witness(tmp_path, "deep.py"), "deep.py")
+    assert messages, "expected an SL002 for deep.py"
+
+
+def test_python_file_is_never_imported(tmp_path: Path) -> None:
+    code = (
+        "import pathlib\n"
+        "pathlib.Path(__file__).with_name('pwned.txt').write_text('imported')\n"
+        + FASTMCP_HEADER
+        + 'def get_item(item_id: str) -> str:\n    """Get one item by id."""\n    return item_id\n'
+    )
+    (tmp_path / "evil.py").write_text(code, encoding="utf-8")
+    findings = lint_with_witness(tmp_path, "evil.py")
+    assert any(f["path"] == "evil.py" and f["tool"] == "get_item" for f in findings)
+    assert not (tmp_path / "pwned.txt").exists()
+
+
 def test_utf16_with_bom_is_read(tmp_path: Path) -> None:
     (tmp_path / "utf16.json").write_bytes(json.dumps(GOOD).encode("utf-16"))
     findings = lint_with_witness(tmp_path, "utf16.json")

@@ -19,17 +19,27 @@ ASSUMPTION_CODE = "SL004"
 
 
 def parse_module(text: str, path: str) -> cst.Module:
+    """libcst's tree of `text`, after CPython's parser (which parses only, never runs) accepted it.
+
+    libcst's native parser can hang or crash the process on input that CPython refuses for its
+    depth (100,000 nested brackets, a 20,000-long attribute chain), so CPython goes first: it
+    turns those into exceptions, and gives the most precise position for syntax errors.
+    """
+    try:
+        ast.parse(text, filename=path)
+    except SyntaxError as error:
+        line, column = error.lineno or 1, error.offset or 1
+        raise LoadError(f"invalid Python: {error.msg}", line, column) from None
+    except (RecursionError, MemoryError):
+        raise LoadError("Python source nested too deeply to parse safely") from None
+    except ValueError as error:  # e.g. NUL bytes
+        raise LoadError(f"cannot parse Python: {error}") from None
     try:
         return cst.parse_module(text)
     except cst.ParserSyntaxError as error:
-        line, column, message = error.raw_line, error.raw_column + 1, error.message
-        try:  # CPython's own parser places the error more precisely (it parses only, never runs)
-            ast.parse(text, filename=path)
-        except SyntaxError as precise:
-            line, column, message = precise.lineno or line, precise.offset or column, precise.msg
-        raise LoadError(f"{path}:{line}:{column}: invalid Python: {message}", line, column) from None
+        raise LoadError(f"invalid Python: {error.message}", error.raw_line, error.raw_column + 1) from None
     except (RecursionError, ValueError) as error:
-        raise LoadError(f"{path}: cannot parse Python: {error}") from None
+        raise LoadError(f"cannot parse Python: {error}") from None
 
 
 def extract_document(text: str, path: str) -> Document:
