@@ -1,11 +1,13 @@
-"""Run every rule over the real-world corpus and print hits per rule per corpus.
+"""Run every rule over the real-world corpus through the engine and print hits per rule per corpus.
 
     PYTHONPATH=. python benchmarks/corpus_rule_hits.py                  # the table
     PYTHONPATH=. python benchmarks/corpus_rule_hits.py --show SL304 -n 20 [--corpus bfcl] [--seed 1]
 
-`--show` prints a random sample of one rule's hits (tool, pointer, message, the text it judged)
-so that a person can read them and judge the rule's precision. The corpus lives outside the
-project (../shared/corpus, or $SCHEMALINT_CORPUS); the script exits quietly when it is absent.
+Rows are (rule, severity): a rule that reports at two severities (SL106, SL306, SL308) gets a row
+for each. `--show` prints a random sample of one rule's hits with the text it judged, so that a
+person can read them and judge the rule's precision. The GitHub MCP snapshots are one tool set
+(config `toolsets`), as the server exposes them together. The corpus lives outside the project
+(../shared/corpus, or $SCHEMALINT_CORPUS); the script exits quietly when it is absent.
 """
 
 from __future__ import annotations
@@ -15,119 +17,90 @@ import json
 import os
 import random
 import sys
+import tempfile
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
-from schemalint.diagnostics import Finding
-from schemalint.model import Dialect, Tool, ToolSet, resolve_pointer
+from schemalint.diagnostics import Diagnostic
+from schemalint.engine import LintOptions, LintResult, lint
+from schemalint.model import resolve_pointer
 from schemalint.rules import all_rules
-from schemalint.rules.base import LintContext, NodeRule, ToolRule, ToolSetRule
-from schemalint.targets import resolve_targets
-from schemalint.testing import make_tool
 
-DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+CORPORA = {
+    "bfcl": "bfcl/all_unique.openai.json",
+    "mcp-github": "mcp-github/current",
+    "tau-bench": "tau-bench/all.openai_tools.json",
+    "python-tools": "python-tools",
+}
+CONFIG = 'toolsets = { github-mcp = ["*/mcp-github/current/*.json"] }\n'
 
 
 def corpus_root() -> Path:
-    return Path(os.environ.get("SCHEMALINT_CORPUS", "/work/shared/corpus"))
+    """$SCHEMALINT_CORPUS, else the nearest `shared/corpus` beside the checkout or one of its parents."""
+    if "SCHEMALINT_CORPUS" in os.environ:
+        return Path(os.environ["SCHEMALINT_CORPUS"])
+    here = Path(__file__).resolve()
+    candidates = [parent / "shared" / "corpus" for parent in here.parents]
+    return next((c for c in candidates if c.is_dir()), candidates[1])
 
 
-def load_corpora(root: Path) -> dict[str, tuple[list[dict[str, Any]], Dialect]]:
-    """Each corpus as plain `{name, description, parameters, annotations}` dicts plus its dialect."""
-    corpora: dict[str, tuple[list[dict[str, Any]], Dialect]] = {}
-    bfcl = root / "bfcl" / "all_unique.openai.json"
-    if bfcl.exists():
-        corpora["bfcl"] = (json.loads(bfcl.read_text()), Dialect.OPENAI_FUNCTIONS)
-    snaps = sorted((root / "mcp-github" / "current").glob("*"))
-    if snaps:
-        tools = []
-        for snap in snaps:
-            raw = json.loads(snap.read_text())
-            tools.append(
-                {
-                    "name": raw.get("name"),
-                    "description": raw.get("description"),
-                    "parameters": raw.get("inputSchema"),
-                    "annotations": raw.get("annotations"),
-                }
-            )
-        corpora["mcp-github"] = (tools, Dialect.MCP)
-    tau = root / "tau-bench" / "all.openai_tools.json"
-    if tau.exists():
-        corpora["tau-bench"] = ([entry["function"] for entry in json.loads(tau.read_text())], Dialect.OPENAI_CHAT)
-    return corpora
+def lint_corpus(path: Path, config: Path) -> LintResult:
+    return lint([str(path)], LintOptions(config_file=config))
 
 
-def run_all(definitions: list[dict[str, Any]], dialect: Dialect) -> Iterator[tuple[str, Tool, Finding]]:
-    tools = [make_tool(d, i, dialect) for i, d in enumerate(definitions)]
-    context = LintContext({id(t): resolve_targets(t) for t in tools})
-    toolset = ToolSet("corpus", tools)
-    for rule_class in all_rules():
-        rule = rule_class()
-        if isinstance(rule, ToolSetRule):
-            for finding in rule.check(toolset, context):
-                tool = next((t for t in tools if finding.pointer.startswith(t.pointer + "/")), tools[0])
-                yield rule.code, tool, finding
-        for tool in tools:
-            if isinstance(rule, ToolRule):
-                for finding in rule.check(tool, context):
-                    yield rule.code, tool, finding
-            elif isinstance(rule, NodeRule):
-                for node in tool.schema_nodes():
-                    for finding in rule.check(node, context):
-                        yield rule.code, tool, finding
+def show(result: LintResult, diagnostics: list[Diagnostic], name: str) -> None:
+    documents = result.documents()
+    for d in diagnostics:
+        document = documents.get(d.path)
+        try:
+            node = resolve_pointer(document.data, d.pointer) if document is not None else None
+        except KeyError:
+            node = None
+        print(f"--- [{name}] {d.tool} {d.path}#{d.pointer} [{d.severity.label}]\n    {d.message}")
+        print(f"    at pointer: {json.dumps(node, ensure_ascii=False)[:400]}")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--show", help="print a sample of this rule's hits")
     parser.add_argument("-n", type=int, default=15, help="sample size for --show")
-    parser.add_argument("--corpus", help="only this corpus (bfcl, mcp-github, tau-bench)")
+    parser.add_argument("--corpus", choices=sorted(CORPORA), help="only this corpus")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
     root = corpus_root()
-    corpora = load_corpora(root)
+    corpora = {name: root / rel for name, rel in CORPORA.items() if (root / rel).exists()}
+    if args.corpus:
+        corpora = {k: v for k, v in corpora.items() if k == args.corpus}
     if not corpora:
         print(f"corpus not found at {root}; nothing to measure", file=sys.stderr)
         return 0
-    if args.corpus:
-        corpora = {args.corpus: corpora[args.corpus]}
 
-    table: dict[str, Counter[str]] = {name: Counter() for name in corpora}
-    tool_counts = {name: len(defs) for name, (defs, _) in corpora.items()}
-    samples: list[tuple[str, Tool, Finding, dict[str, Any]]] = []
-    for name, (definitions, dialect) in corpora.items():
-        document = definitions
-        for code, tool, finding in run_all(definitions, dialect):
-            table[name][code] += 1
-            if args.show and code == args.show.upper():
-                samples.append((name, tool, finding, document))
+    with tempfile.TemporaryDirectory() as tmp:
+        config = Path(tmp) / ".schemalint.toml"
+        config.write_text(CONFIG, encoding="utf-8")
+        results = {name: lint_corpus(path, config) for name, path in corpora.items()}
 
     if args.show:
-        random.Random(args.seed).shuffle(samples)
-        for name, tool, finding, document in samples[: args.n]:
-            try:
-                node = resolve_pointer(document, finding.pointer)
-            except KeyError:
-                node = None
-            shown = json.dumps(node, ensure_ascii=False)
-            print(f"--- [{name}] {tool.display_name} {finding.pointer}\n    {finding.message}")
-            print(f"    tool description: {(tool.description or '')[:300]!r}")
-            print(f"    at pointer: {shown[:400]}")
-        print(f"({len(samples)} hits in total)")
+        code = args.show.upper()
+        sample = [(name, r, d) for name, r in results.items() for d in r.diagnostics if d.code == code]
+        random.Random(args.seed).shuffle(sample)
+        for name, result, d in sample[: args.n]:
+            show(result, [d], name)
+        print(f"({len(sample)} hits in total)")
         return 0
 
-    codes = sorted({code for counts in table.values() for code in counts} | {r.code for r in all_rules()})
-    names = list(corpora)
-    header = f"{'rule':<8}{'sev':<5}" + "".join(f"{n:>14}" for n in names)
-    print(header)
-    print(f"{'tools':<13}" + "".join(f"{tool_counts[n]:>14}" for n in names))
-    severities = {r.code: r.severity.label[0].upper() for r in all_rules()}
-    for code in codes:
-        print(f"{code:<8}{severities.get(code, '?'):<5}" + "".join(f"{table[n][code]:>14}" for n in names))
+    counts = {
+        name: Counter((d.code, d.severity.label[0].upper()) for d in r.diagnostics) for name, r in results.items()
+    }
+    rows = sorted(
+        {key for c in counts.values() for key in c} | {(r.code, r.severity.label[0].upper()) for r in all_rules()}
+    )
+    names = list(results)
+    print(f"{'rule':<8}{'sev':<5}" + "".join(f"{n:>14}" for n in names))
+    print(f"{'tools':<13}" + "".join(f"{results[n].tool_count:>14}" for n in names))
+    for code, severity in rows:
+        print(f"{code:<8}{severity:<5}" + "".join(f"{counts[n][(code, severity)]:>14}" for n in names))
     return 0
 
 

@@ -119,6 +119,7 @@ READING_VERBS = word_set(
 #: Verbs that neither read nor clearly write, still verbs for SL102.
 OTHER_VERBS = word_set(
     """
+    report
     run execute exec process handle call invoke do make use go navigate click type scroll turn take play
     pause resume log login logout authenticate authorize connect disconnect sign open manage perform prepare
     plan optimize optimise fill answer ask chat talk speak say tell think wait sleep retry transcribe

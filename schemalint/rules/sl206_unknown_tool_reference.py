@@ -6,6 +6,7 @@ from typing import Iterable, Iterator
 from schemalint.diagnostics import Finding
 from schemalint.model import JSON, Severity, Tool, ToolSet
 from schemalint.rules.base import LintContext, ToolSetRule
+from schemalint.text import is_verb_like, split_name
 
 # An identifier that can only be a code name: snake_case, kebab-case with an underscore-free
 # word pair, camelCase, or dotted (`math.factorial`).
@@ -27,11 +28,18 @@ _REFERENCE = re.compile(
 )
 
 
+#: Final words of a field name, not of a tool name.
+_FIELD_WORDS = frozenset("id ids key keys name names type value values cursor page token count url uri path".split())
+
+
 def referenced_tool_names(text: str) -> Iterator[str]:
     """Identifiers the text presents as tools: `use list_orders`, "the `get_order` tool", "请用 get_order"."""
     for match in _REFERENCE.finditer(text):
-        name = next(g for g in match.groups() if g)
-        yield name.rstrip(".")
+        name = next(g for g in match.groups() if g).rstrip(".")
+        words = split_name(name)
+        # tools do things; fields (`endCursor`, `block_id`) do not
+        if words and words[-1] not in _FIELD_WORDS and any(is_verb_like(word) for word in words):
+            yield name
 
 
 def _schema_words(schema: JSON) -> set[str]:
@@ -78,7 +86,8 @@ class UnknownToolReference(ToolSetRule):
 
     ## Trade-off
     Only identifiers written as code (`snake_case`, `camelCase`, `dotted.name`) in a referring
-    phrase count, so ordinary words are never mistaken for tools. Property names and enum values
+    phrase count, and only those with a verb in them (tools do things; `block_id` and
+    `endCursor` are fields), so ordinary words are never mistaken for tools. Property names and enum values
     of the tool's own schema are ignored (they are often quoted the same way). A set assembled
     from several files must be linted together (config `toolsets`) or cross-file references will
     look unknown.
