@@ -4,7 +4,7 @@ import re
 from typing import Iterable, Iterator
 
 from schemalint.diagnostics import Finding
-from schemalint.model import JSON, Severity, Tool, ToolSet
+from schemalint.model import JSON, Dialect, Severity, Tool, ToolSet
 from schemalint.rules.base import LintContext, ToolSetRule
 from schemalint.text import is_verb_like, split_name
 
@@ -84,6 +84,11 @@ class UnknownToolReference(ToolSetRule):
     ## Options
     None.
 
+    ## Severity
+    Warning for tools from JSON/YAML definitions, where a file normally holds the whole set;
+    info for tools extracted from Python, where a server is often split across modules and the
+    sibling may live in a file the set does not include.
+
     ## Trade-off
     Only identifiers written as code (`snake_case`, `camelCase`, `dotted.name`) in a referring
     phrase count, and only those with a verb in them (tools do things; `block_id` and
@@ -117,8 +122,11 @@ class UnknownToolReference(ToolSetRule):
             if lowered in known_lower or lowered in own_words or lowered in reported:
                 continue
             reported.add(lowered)
+            from_python = tool.dialect is Dialect.PYTHON
             yield Finding(
-                f"description of `{tool.display_name}` refers to `{name}`, which is not a tool in this set",
+                f"description of `{tool.display_name}` refers to `{name}`, which is not a tool in this set"
+                + (" (if another module defines it, group the files with `toolsets`)" if from_python else ""),
                 tool.description_pointer,
+                severity=Severity.INFO if from_python else None,
                 data={"tool": tool.name, "reference": name},
             )

@@ -23,7 +23,7 @@ _ABOUT_RESULTS = re.compile(
 )
 _STATED_MAXIMUM = re.compile(
     r"\bmax(?:imum)?\b\s*(?:is|of|:|=)?\s*\d|\bup\s+to\s+\d|\bat\s+most\s+\d|\b\d+\s+max(?:imum)?\b|\bno\s+more\s+than\s+\d"
-    r"|\bbetween\s+\d+\s+and\s+\d+|\b\d+\s*(?:-|to)\s*\d+\b|最多|最大|不超过|上限",
+    r"|\bbetween\s+\d+\s+and\s+\d+|\b\d+\s*(?:-|to)\s*\d+\b|\b(?:is|as)\s+the\s+max(?:imum)?\b|最多|最大|不超过|上限",
     re.IGNORECASE,
 )
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from schemalint.model import Dialect
+from schemalint.model import Dialect, Severity
 from schemalint.rules.sl202_short_description import Options as SL202Options
 from schemalint.rules.sl202_short_description import ShortDescription
 from schemalint.rules.sl203_missing_when_not_to_use import MissingWhenNotToUse
@@ -139,3 +139,8 @@ def test_sl207_accepts_pattern_example_enum_and_integers() -> None:
         id_type=prop(),
     )
     assert run_rule(IdentifierWithoutFormat(), [definition]) == []
+
+
+def test_sl206_is_info_for_python_tools_whose_siblings_may_live_in_other_modules() -> None:
+    [finding] = run_rule(UnknownToolReference(), [tool("get_order", "For many use list_orders.")], Dialect.PYTHON)
+    assert finding.severity is Severity.INFO and "`toolsets`" in finding.message
