@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 
 from schemalint.model import JSON, SchemaNode
 
@@ -69,13 +70,18 @@ def name_style(name: str) -> str | None:
 
 def words_in(words: Iterable[str], vocabulary: Iterable[str]) -> bool:
     """True when every word is in the vocabulary (and there is at least one word)."""
-    vocab = {v.lower() for v in vocabulary}
+    vocab = vocabulary if isinstance(vocabulary, frozenset) else {v.lower() for v in vocabulary}
     listed = list(words)
     return bool(listed) and all(w in vocab for w in listed)
 
 
 def merged(default: Iterable[str], extension: Iterable[str]) -> frozenset[str]:
-    """A default word list plus a user's `extend-*` list, lower-cased."""
+    """A default word list plus a user's `extend-*` list, lower-cased (cached: rules call it per node)."""
+    return _merged(tuple(default) if not isinstance(default, frozenset) else default, tuple(extension))
+
+
+@lru_cache(maxsize=256)
+def _merged(default: Iterable[str], extension: tuple[str, ...]) -> frozenset[str]:
     return frozenset(w.lower() for w in (*default, *extension))
 
 
@@ -231,13 +237,16 @@ _CJK_RANGES = (
 _LATIN_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 
 
+#: the same ranges as one character class: the regex engine scans at C speed
+_CJK_CHAR = re.compile("[" + "".join(f"{chr(low)}-{chr(high)}" for low, high in _CJK_RANGES) + "]")
+
+
 def is_cjk(char: str) -> bool:
-    code = ord(char)
-    return any(low <= code <= high for low, high in _CJK_RANGES)
+    return _CJK_CHAR.match(char) is not None
 
 
 def cjk_count(text: str) -> int:
-    return sum(1 for ch in text if is_cjk(ch))
+    return len(_CJK_CHAR.findall(text))
 
 
 def text_units(text: str) -> int:
@@ -247,7 +256,7 @@ def text_units(text: str) -> int:
     `查询订单` ("look up orders") is 2 units, like its English translation.
     """
     cjk = cjk_count(text)
-    without_cjk = "".join(" " if is_cjk(ch) else ch for ch in text)
+    without_cjk = _CJK_CHAR.sub(" ", text) if cjk else text
     return len(_LATIN_WORD.findall(without_cjk)) + math.ceil(cjk / 2)
 
 
@@ -559,6 +568,9 @@ def _hidden_ranges() -> tuple[tuple[int, int, str], ...]:
 
 
 _HIDDEN = _hidden_ranges()
+_HIDDEN_CHAR = re.compile(
+    "[" + "".join(f"{re.escape(chr(low))}-{re.escape(chr(high))}" for low, high, _ in _HIDDEN) + "]"
+)
 
 
 def _is_emoji(char: str) -> bool:
@@ -579,11 +591,9 @@ def hidden_characters(text: str) -> list[tuple[int, str, str]]:
     them in ordinary spelling, and a BOM at the very start are legitimate and not reported.
     """
     found: list[tuple[int, str, str]] = []
-    for index, char in enumerate(text):
-        code = ord(char)
-        kind = next((k for low, high, k in _HIDDEN if low <= code <= high), None)
-        if kind is None:
-            continue
+    for match in _HIDDEN_CHAR.finditer(text):  # most texts have none: one C-speed scan
+        index, code = match.start(), ord(match.group())
+        kind = next(k for low, high, k in _HIDDEN if low <= code <= high)
         before = text[index - 1] if index > 0 else ""
         after = text[index + 1] if index + 1 < len(text) else ""
         if code == 0x200D and before and after and _is_emoji(before) and _is_emoji(after):
