@@ -124,6 +124,8 @@ class RuleSet:
         self.tool_rules = [r for r in self.instances if isinstance(r, ToolRule)]
         self.node_rules = [r for r in self.instances if isinstance(r, NodeRule)]
         self.toolset_rules = [r for r in self.instances if isinstance(r, ToolSetRule)]
+        #: what the rules' findings depend on besides the tool (FindingCache keys)
+        self.fingerprint = repr(config)
 
     def severity(self, rule: type[Rule], finding: Finding) -> Severity:
         return self.severities.get(rule.code) or finding.severity or rule.severity
@@ -276,13 +278,15 @@ def _lint_batch(job: tuple[list[tuple[SourceFile, Config]], LintOptions]) -> Lin
     return result
 
 
-def lint_source(text: str, filename: str, options: LintOptions | None = None) -> LintResult:
-    """Lint one buffer as if it were the file `filename` (stdin, editors)."""
+def lint_source(
+    text: str, filename: str, options: LintOptions | None = None, cache: FindingCache | None = None
+) -> LintResult:
+    """Lint one buffer as if it were the file `filename` (stdin, editors; an editor passes a cache)."""
     options = options or LintOptions()
     path = Path(filename)
     config = ConfigResolver(options).for_path(resolve_path(path))
     source = load_source(display_path(path), text, config, True, options.skip_non_tool_files)
-    return run_rules([source])
+    return run_rules([source], cache=cache)
 
 
 def lint_documents(documents: Iterable[Document], config: Config) -> LintResult:
@@ -316,7 +320,41 @@ def group_toolsets(sources: Sequence[SourceResult]) -> list[tuple[ToolSet, list[
     return list(groups.values())
 
 
-def run_rules(sources: Sequence[SourceResult], report_unused_ignores: bool = False) -> LintResult:
+class FindingCache:
+    """Tool- and node-rule findings by tool content, for callers that lint the same buffer again and
+    again (the language server): rules are pure, so a tool that did not change, under the same
+    configuration and targets, yields the same findings. Tool-set rules always run."""
+
+    def __init__(self, max_tools: int = 4096) -> None:
+        self.max_tools = max_tools
+        self._entries: dict[tuple[str, frozenset[str], str], list[tuple[Rule, Finding]]] = {}
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def findings(self, tool: Tool, rules: RuleSet, context: LintContext) -> list[tuple[Rule, Finding]]:
+        key = (repr(tool), context.targets(tool), rules.fingerprint)
+        found = self._entries.get(key)
+        if found is None:
+            found = _tool_findings(tool, rules, context)
+            if len(self._entries) >= self.max_tools:
+                del self._entries[next(iter(self._entries))]  # the oldest
+            self._entries[key] = found
+        return found
+
+
+def _tool_findings(tool: Tool, rules: RuleSet, context: LintContext) -> list[tuple[Rule, Finding]]:
+    found: list[tuple[Rule, Finding]] = [(r, f) for r in rules.tool_rules for f in r.check(tool, context)]
+    if rules.node_rules:
+        for node in tool.schema_nodes():
+            for node_rule in rules.node_rules:
+                found.extend((node_rule, f) for f in node_rule.check(node, context))
+    return found
+
+
+def run_rules(
+    sources: Sequence[SourceResult], report_unused_ignores: bool = False, cache: FindingCache | None = None
+) -> LintResult:
     """Rules over every source, then suppressions; `report_unused_ignores` when the run covered whole
     folders, so an unused per-file-ignore is not an artefact of linting a few files."""
     from schemalint.suppression import Suppressions
@@ -335,14 +373,9 @@ def run_rules(sources: Sequence[SourceResult], report_unused_ignores: bool = Fal
         for tool in toolset.tools:
             source = by_path[tool.path]
             rules = rules_for(source.config)
-            for tool_rule in rules.tool_rules:
-                for finding in tool_rule.check(tool, context):
-                    _place(tool_rule, finding, source, rules, tool)
-            if rules.node_rules:
-                for node in tool.schema_nodes():
-                    for node_rule in rules.node_rules:
-                        for finding in node_rule.check(node, context):
-                            _place(node_rule, finding, source, rules, tool)
+            found = cache.findings(tool, rules, context) if cache else _tool_findings(tool, rules, context)
+            for rule, finding in found:
+                _place(rule, finding, source, rules, tool)
         lead = rules_for(members[0].config)
         for set_rule in lead.toolset_rules:
             for finding in set_rule.check(toolset, context):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import socket
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -102,8 +104,7 @@ def test_changed_server_reports_the_rug_pull_and_update_lock_accepts_it(pinned: 
     assert rug_pull["severity"] == "error"
     assert "changed since the lock" in rug_pull["message"]
     assert [f["tool"] for f in codes["SL916"]] == ["cancel_order"]
-    if "SL903" in codes:  # with `schemalint diff` on board the schema change is classified too
-        assert codes["SL903"][0]["tool"] == "refund"
+    assert [f["tool"] for f in codes["SL903"]] == ["refund"]  # the new required `reason`
 
     _, _, stderr = run_mcp("--lock", str(lock), "--update-lock", server="orders_v2.py")
     assert "change(s) accepted" in stderr
@@ -179,3 +180,39 @@ def test_usage_errors(args: list[str]) -> None:
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 2
     assert result.stderr.startswith("schemalint: error: ")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_streamable_http_url() -> None:
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, str(SERVERS / "orders_v1.py"), "--http", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.2)
+        url = f"http://127.0.0.1:{port}/mcp"
+        result = CliRunner().invoke(main, ["mcp", "--url", url, "--output-format", "json", "--select", "SL201"])
+        assert result.exit_code == 1, result.stderr
+        [finding] = json.loads(result.stdout)
+        assert (finding["path"], finding["tool"]) == ("mcp:orders", "refund")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def test_url_where_nothing_listens() -> None:
+    result = CliRunner().invoke(main, ["mcp", "--url", f"http://127.0.0.1:{free_port()}/mcp", "--timeout", "20"])
+    assert result.exit_code == 2
+    assert "cannot connect" in one_line_error(result.stderr)

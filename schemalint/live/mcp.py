@@ -186,6 +186,8 @@ def _describe(error: BaseException, timeout: float) -> str:
             location = "/".join(str(part) for part in problems[0]["loc"]) if problems else ""
             return f"malformed answer: {location or 'result'}: {problems[0]['msg'] if problems else 'invalid'}"
     text = " ".join(str(leaves[0]).split()) or type(leaves[0]).__name__
+    if type(leaves[0]).__name__ in ("ConnectError", "ConnectTimeout"):  # httpx: nothing listens at --url
+        return f"cannot connect: {text}"
     if "closed" in text.lower():
         return f"the server exited or closed the connection before answering ({text})"
     return f"{type(leaves[0]).__name__}: {text}"
@@ -282,10 +284,8 @@ def lock_changes(lock: SourceResult, current: SourceResult, config: Config, list
     """What changed since the lock, classified as `schemalint diff` does; SL909 is an error here."""
     if lock_unchanged(lock, listing):
         return []
-    try:
-        from schemalint.diff import diff_sources
-    except ImportError:  # until `schemalint diff` lands: compare the pinned definitions field by field
-        diff_sources = _pinned_field_changes
+    from schemalint.diff import diff_sources
+
     configured = config.rules.get(RUG_PULL_CODE)
     rug_pull_severity = configured.severity if configured is not None and configured.severity else Severity.ERROR
     out = []
@@ -298,57 +298,6 @@ def lock_changes(lock: SourceResult, current: SourceResult, config: Config, list
             )
             diagnostic = replace(diagnostic, severity=rug_pull_severity, message=message)
         out.append(diagnostic)
-    return out
-
-
-#: (code, slug, severity) for what the field-by-field comparison can name without `schemalint diff`
-_FALLBACK = {
-    "removed": ("SL901", "tool-removed", Severity.ERROR),
-    "added": ("SL916", "tool-added", Severity.INFO),
-    "description": ("SL909", "description-changed", Severity.WARNING),
-}
-
-
-def _pinned_field_changes(old: Sequence[SourceResult], new: Sequence[SourceResult], config: Config) -> list[Diagnostic]:
-    """Tools removed, added, or with a changed description, by name; other changed fields are named
-    in a warning on stderr until `schemalint diff` classifies them."""
-    import click
-
-    from schemalint.engine import locate
-
-    def by_name(sources: Sequence[SourceResult]) -> dict[str, tuple[SourceResult, Any]]:
-        return {str(t.name): (s, t) for s in sources for t in s.tools}
-
-    before, after = by_name(old), by_name(new)
-    out: list[Diagnostic] = []
-
-    def report(kind: str, message: str, source: SourceResult, pointer: str, tool: str) -> None:
-        code, slug, severity = _FALLBACK[kind]
-        span = locate(source.document, pointer)
-        out.append(Diagnostic(code, slug, severity, message, source.path, span, pointer, tool))
-
-    for name, (source, tool) in before.items():
-        if name not in after:
-            report("removed", f"tool `{name}` was removed; calls to it fail", source, tool.pointer, name)
-    for name, (source, tool) in after.items():
-        if name not in before:
-            report("added", f"new tool `{name}`", source, tool.pointer, name)
-            continue
-        old_tool = before[name][1]
-        if old_tool.description != tool.description:
-            message = f"`{name}`: tool description changed; tool choice may shift: re-run the evals"
-            report("description", message, source, tool.description_pointer or tool.pointer, name)
-        changed = [
-            label
-            for label, a, b in (
-                ("input schema", old_tool.parameters, tool.parameters),
-                ("output schema", old_tool.output_schema, tool.output_schema),
-                ("annotations", old_tool.annotations, tool.annotations),
-            )
-            if a != b
-        ]
-        if changed:
-            click.echo(f"schemalint: warning: `{name}`: {', '.join(changed)} changed since the lock", err=True)
     return out
 
 

@@ -42,17 +42,34 @@ class SourceLines:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.lines = _LINE_BREAK.split(text)
-        self.starts = [0]
-        self.starts.extend(match.end() for match in _LINE_BREAK.finditer(text))
+        #: in ASCII text a column is the same number in every encoding: no line needs to be looked at
+        self.ascii = text.isascii()
+        self._lines: list[str] | None = None
+        self._starts: list[int] | None = None
         first_break = _LINE_BREAK.search(text)
         self.newline = first_break.group() if first_break else "\n"
+
+    @property
+    def lines(self) -> list[str]:
+        if self._lines is None:
+            self._lines = _LINE_BREAK.split(self.text)
+        return self._lines
+
+    @property
+    def starts(self) -> list[int]:
+        if self._starts is None:
+            self._starts = [0]
+            self._starts.extend(match.end() for match in _LINE_BREAK.finditer(self.text))
+        return self._starts
 
     def line_text(self, line: int) -> str:
         return self.lines[line - 1] if 1 <= line <= len(self.lines) else ""
 
     def client_position(self, line: int, column: int, encoding: str = "utf-16") -> tuple[int, int]:
         """0-based (line, character) in the client's units; clamped into the text."""
+        if self.ascii and line <= len(self.starts):
+            line_end = self.starts[line] if line < len(self.starts) else len(self.text) + 1
+            return max(line, 1) - 1, max(min(column, line_end - self.starts[max(line, 1) - 1]), 1) - 1
         if line > len(self.lines):
             return len(self.lines) - 1, self.units(self.lines[-1], encoding)
         line = max(line, 1)

@@ -21,7 +21,7 @@ from pygls.uris import to_fs_path
 from schemalint import __version__
 from schemalint.config import CONFIG_FILES, ConfigError
 from schemalint.diagnostics import Diagnostic
-from schemalint.engine import LintOptions, LintResult, lint_source, locate
+from schemalint.engine import FindingCache, LintOptions, LintResult, lint_source, locate
 from schemalint.loaders import Document
 from schemalint.loaders.discover import FORMAT_BY_SUFFIX, matches_any, source_format
 from schemalint.lsp.edits import SourceLines, TextEdit, disable_comment_edit, fix_edits
@@ -62,6 +62,8 @@ class SchemalintServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("schemalint", __version__)
         self.linted: dict[str, LintedDocument] = {}
+        #: findings of unchanged tools are reused between keystrokes
+        self.cache = FindingCache()
         self.pending: dict[str, asyncio.TimerHandle] = {}
         self.debounce_seconds = DEFAULT_DEBOUNCE_MS / 1000
         self.docs_url = DEFAULT_DOCS_URL
@@ -119,7 +121,8 @@ class SchemalintServer(LanguageServer):
         previous = self.linted.get(uri)
         skipped = () if full else self.save_only_codes
         try:
-            result = lint_source(text, str(path), LintOptions(skip_non_tool_files=True, ignore=skipped))
+            options = LintOptions(skip_non_tool_files=True, ignore=skipped)
+            result = lint_source(text, str(path), options, cache=self.cache)
         except ConfigError as error:
             self.linted[uri] = LintedDocument(text_document.version, lines, None, [], [])
             return [self._config_problem(str(error))]

@@ -1,4 +1,9 @@
-"""An MCP server for the tests: two tools, one with findings (no description, open object)."""
+"""An MCP server for the tests: two tools, one with findings (no description, open object).
+
+Over stdio by default; `--http PORT` serves Streamable HTTP on 127.0.0.1:PORT/mcp instead.
+"""
+
+import sys
 
 from mcp.server.mcpserver import MCPServer
 
@@ -16,4 +21,7 @@ def refund(order_id: str, amount: float) -> str:
 
 
 if __name__ == "__main__":
-    server.run()
+    if sys.argv[1:2] == ["--http"]:
+        server.run("streamable-http", host="127.0.0.1", port=int(sys.argv[2]))
+    else:
+        server.run()
