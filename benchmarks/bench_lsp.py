@@ -38,7 +38,9 @@ def tool_text(count: int, edit: int = 0) -> str:
     return json.dumps(tools, indent=2)
 
 
-async def measure_server(path: Path, count: int, changes: int, debounce_ms: int) -> tuple[list[float], int, float]:
+async def measure_server(
+    path: Path, count: int, changes: int, debounce_ms: int
+) -> tuple[list[float], int, float, list[tuple[float, float]]]:
     from lsprotocol import types as lsp
     from pygls.lsp.client import LanguageClient
 
@@ -46,6 +48,14 @@ async def measure_server(path: Path, count: int, changes: int, debounce_ms: int)
     answered: dict[int, asyncio.Future[float]] = {}
     client = LanguageClient("bench-lsp", "1")
     findings: dict[str, int] = {}
+
+    server_costs: list[tuple[float, float]] = []
+
+    @client.feature(lsp.WINDOW_LOG_MESSAGE)
+    def on_log(params: lsp.LogMessageParams) -> None:
+        if params.message.startswith("schemalint timing: "):
+            wall, cpu = (float(part.split()[0]) for part in params.message.split(": ", 1)[1].split(", "))
+            server_costs.append((wall, cpu))
 
     @client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
     def on_diagnostics(params: lsp.PublishDiagnosticsParams) -> None:
@@ -58,7 +68,10 @@ async def measure_server(path: Path, count: int, changes: int, debounce_ms: int)
     started = time.perf_counter()
     await client.start_io(sys.executable, "-m", "schemalint", "server", env=env)
     await client.initialize_async(
-        lsp.InitializeParams(capabilities=lsp.ClientCapabilities(), initialization_options={"debounceMs": debounce_ms})
+        lsp.InitializeParams(
+            capabilities=lsp.ClientCapabilities(),
+            initialization_options={"debounceMs": debounce_ms, "reportTiming": True},
+        )
     )
     client.initialized(lsp.InitializedParams())
     uri = path.as_uri()
@@ -85,7 +98,7 @@ async def measure_server(path: Path, count: int, changes: int, debounce_ms: int)
     await client.shutdown_async(None)
     client.exit(None)
     await client.stop()
-    return latencies, findings[uri], first
+    return latencies, findings[uri], first, server_costs[1:]
 
 
 def measure_in_process(path: Path, count: int, changes: int) -> dict[str, float]:
@@ -115,13 +128,19 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder, "tools.json")
         path.write_text(tool_text(args.tools), encoding="utf-8")
-        latencies, findings, first = asyncio.run(measure_server(path, args.tools, args.changes, args.debounce_ms))
+        latencies, findings, first, server_costs = asyncio.run(
+            measure_server(path, args.tools, args.changes, args.debounce_ms)
+        )
         in_process = measure_in_process(path, args.tools, args.changes)
     ordered = sorted(latencies)
     p90 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.9))]
     print(f"file: {args.tools} tools, {findings} findings; debounce {args.debounce_ms} ms; {args.changes} changes")
     print(f"server start + initialize + first diagnostics: {first * 1000:.0f} ms")
     print(f"didChange -> publishDiagnostics: median {statistics.median(latencies):.1f} ms, p90 {p90:.1f} ms")
+    print(
+        f"server's own work per change (lint + conversion): median {statistics.median(w for w, _ in server_costs):.1f} "
+        f"ms wall, {statistics.median(c for _, c in server_costs):.1f} ms CPU"
+    )
     print(
         f"in-process lint of one edit (wall / CPU): without the cache {in_process['wall']:.1f} / "
         f"{in_process['cpu']:.1f} ms, with it {in_process['wall cached']:.1f} / {in_process['cpu cached']:.1f} ms"

@@ -373,7 +373,7 @@ def run_rules(
         for tool in toolset.tools:
             source = by_path[tool.path]
             rules = rules_for(source.config)
-            found = cache.findings(tool, rules, context) if cache else _tool_findings(tool, rules, context)
+            found = cache.findings(tool, rules, context) if cache is not None else _tool_findings(tool, rules, context)
             for rule, finding in found:
                 _place(rule, finding, source, rules, tool)
         lead = rules_for(members[0].config)
