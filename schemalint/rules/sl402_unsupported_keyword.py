@@ -3,11 +3,12 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from schemalint.diagnostics import Finding
 from schemalint.model import SchemaNode, Severity, join_pointer, schema_types
-from schemalint.providers import GEMINI_REPLACEMENTS, Kind, Row, When, label, rows_for
+from schemalint.providers import GEMINI, GEMINI_REPLACEMENTS, Kind, Row, When, label, rows_for
 from schemalint.rules._provider_support import ordered_targets
 from schemalint.rules.base import LintContext, NodeRule
 from schemalint.schema_facts import has_typed_items, is_local_definition_ref, recursive_refs, regex_is_complex
@@ -92,12 +93,14 @@ class UnsupportedKeyword(NodeRule):
             return
         reported: set[Row] = set()
         for target in ordered_targets(node.tool, context):
-            for row in rows_for(target, Kind.KEYWORD):
+            by_keyword, always = _keyword_rows(target)
+            candidates = [*always, *(row for keyword in schema if keyword in by_keyword for row in by_keyword[keyword])]
+            for row in candidates:
                 if row in reported or (row.conflicts_with and is_forwarded(node.tool)):
                     continue
                 for keyword, detail in self._violations(row, node):
                     reported.add(row)
-                    fix = GEMINI_REPLACEMENTS.get(keyword, row.fix) if row.when is When.NOT_ALLOWED else row.fix
+                    fix = GEMINI_REPLACEMENTS.get(keyword, row.fix) if row.target == GEMINI else row.fix
                     certainty = " (reported, not documented)" if row.uncertain else ""
                     conflict = f"; conflicts with {row.conflicts_with}: {row.note}" if row.conflicts_with else ""
                     yield Finding(
@@ -164,6 +167,20 @@ class UnsupportedKeyword(NodeRule):
         if self._recursive is None or self._recursive[0] is not parameters:
             self._recursive = (parameters, recursive_refs(parameters))
         return self._recursive[1]
+
+
+@cache
+def _keyword_rows(target: str) -> tuple[dict[str, tuple[Row, ...]], tuple[Row, ...]]:
+    """The target's keyword rows by keyword, and the rows to evaluate on every node (allow-lists, untyped
+    arrays), in table order."""
+    by_keyword: dict[str, list[Row]] = {}
+    always: list[Row] = []
+    for row in rows_for(target, Kind.KEYWORD):
+        if row.when in (When.NOT_ALLOWED, When.UNTYPED_ITEMS):
+            always.append(row)
+        else:
+            by_keyword.setdefault(row.key, []).append(row)
+    return {k: tuple(v) for k, v in by_keyword.items()}, tuple(always)
 
 
 def _pointer(node: SchemaNode, keyword: str) -> str:

@@ -170,3 +170,12 @@ def test_nullable_root_is_rejected_by_openai_strict_and_anthropic() -> None:
     assert openai.data["keyword"] == "type" and openai.pointer == "/0/parameters/type"
     [anthropic] = findings(params, Dialect.ANTHROPIC, strict=None)
     assert anthropic.data["target"] == "anthropic" and anthropic.severity is Severity.ERROR
+
+
+def test_gemini_replacements_are_not_offered_to_other_targets() -> None:
+    [finding] = findings(prop({"type": "string", "examples": ["EUR"]}), Dialect.ANTHROPIC)
+    assert finding.data["target"] == "anthropic-strict"
+    assert "use `example`" not in finding.message and "drop it or state it in the description" in finding.message
+    gemini_findings = findings(prop({"type": "string", "examples": ["EUR"]}), Dialect.GEMINI, strict=None)
+    [gemini] = [f for f in gemini_findings if f.data["keyword"] == "examples"]
+    assert "use `example` with one value" in gemini.message
