@@ -290,7 +290,7 @@ def diff_command(
 
 def _fix_plans(result: Any, options: Any, unsafe: bool) -> list[Any]:
     """What --fix would do to each file, fixes applied pass by pass with a re-lint after each."""
-    from schemalint.engine import lint_source
+    from schemalint.engine import lint_source, parse_document
     from schemalint.fixes import plan_file
 
     def relint(text: str, path: str) -> tuple[Any, list[Any]]:
@@ -301,7 +301,15 @@ def _fix_plans(result: Any, options: Any, unsafe: bool) -> list[Any]:
     for diagnostic in result.diagnostics:
         by_path.setdefault(diagnostic.path, []).append(diagnostic)
     documents = result.documents()
-    return [plan_file(documents[path], found, unsafe, relint) for path, found in by_path.items() if path in documents]
+    plans = []
+    for path, found in by_path.items():
+        document = documents.get(path)
+        if document is None:
+            continue
+        if document.data is None:  # parallel workers send documents back as text only
+            document = parse_document(document.text, path)
+        plans.append(plan_file(document, found, unsafe, relint))
+    return plans
 
 
 def _show_fixes(result: Any, options: Any, unsafe: bool) -> NoReturn:

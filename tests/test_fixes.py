@@ -424,3 +424,15 @@ def test_diff_marks_a_missing_final_newline(project: Path) -> None:
     (project / "tools.json").write_text(json.dumps(OPEN_TOOL), encoding="utf-8")
     _, out, _ = run("check", "tools.json", "--diff", "--no-config")
     assert out.endswith("\n\\ No newline at end of file\n")
+
+
+def test_fix_after_a_parallel_lint(project: Path) -> None:
+    for index in range(70):  # enough files for worker processes
+        write_json(project, [{**OPEN_TOOL[0], "name": f"t{index}"}], name=f"t{index:02}.json")
+    code, _, err = run("check", ".", "--fix", "--jobs", "2", "--no-config")
+    assert code == 0, err
+    assert "Fixed 70 finding(s) in 70 file(s)." in err
+    assert (
+        json.loads((project / "t69.json").read_text(encoding="utf-8"))[0]["input_schema"]["additionalProperties"]
+        is False
+    )

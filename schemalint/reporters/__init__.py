@@ -56,10 +56,10 @@ def parse_output_targets(formats: Sequence[str], output_file: str | None = None)
             raise OutputError(f"--output-format {value}: the file name after `:` is empty")
         destination = file_name or output_file
         targets.append(OutputTarget(name, Path(destination) if destination else None))
-    destinations = [t.path for t in targets]
-    for destination in set(destinations):
-        if destinations.count(destination) > 1:
-            where = "standard output" if destination is None else str(destination)
+    paths = [t.path for t in targets]
+    for shared in set(paths):
+        if paths.count(shared) > 1:
+            where = "standard output" if shared is None else str(shared)
             raise OutputError(f"several output formats write to {where}: give each its own `FORMAT:FILE`")
     return targets
 
