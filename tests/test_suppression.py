@@ -161,3 +161,21 @@ def test_per_file_ignores_are_judged_across_parallel_workers(project: Path) -> N
     _pyproject(project, {"tools/*.json": ["SL303"], "tools/t0*.json": ["SL201"]}, select='["SL303", "SL201", "SL001"]')
     parallel = lint(["."], LintOptions(jobs=2))
     assert [(d.code, d.path) for d in parallel.diagnostics] == [("SL001", "pyproject.toml")]
+
+
+def test_python_source_comments(project: Path) -> None:
+    (project / "tools.py").write_text(
+        "TOOLS = [\n"
+        "    {  # schemalint: disable=SL303\n"
+        '        "type": "function",\n'
+        '        "function": {\n'
+        '            "name": "get_weather",\n'
+        '            "description": "Weather for a city. # schemalint: disable-file",\n'
+        '            "parameters": {"type": "object", "properties": {}},  # schemalint: disable=SL303\n'
+        "        },\n"
+        "    }\n"
+        "]\n",
+        encoding="utf-8",
+    )
+    # the comment on the finding's line silences it; the one three lines above silences nothing
+    assert codes(select=("SL303", "SL001"), no_config=True) == [("SL001", 2)]

@@ -21,6 +21,8 @@ from schemalint.model import Severity
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 SRCROOT = "%SRCROOT%"
+#: the rule catalogue folders (rules/SLnnn-slug/) in the project's repository
+CATALOGUE_URI = "https://github.com/schemalint/schemalint/tree/main/rules/"
 FINGERPRINT_KEY = "schemalintFingerprint/v1"
 _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
@@ -38,6 +40,7 @@ def _rule_descriptor(code: str) -> dict[str, Any]:
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": rule.summary},
         "help": {"text": docs, "markdown": docs},
+        "helpUri": f"{CATALOGUE_URI}{rule.code}-{rule.slug}/",
         "defaultConfiguration": {"level": _LEVELS[rule.severity]},
         "properties": {"scope": rule.scope.value, "catalogue": f"rules/{rule.code}-{rule.slug}/"},
     }
