@@ -168,3 +168,32 @@ def test_pre_commit_hook_compares_staged_files_with_head() -> None:
     [hook] = [h for h in hooks if h["id"] == "schemalint-breaking"]
     assert hook["pass_filenames"] is False
     assert hook["entry"].split()[1:] == ["check", "--against", "HEAD", "--staged", "--select", "SL9"]
+
+
+@pytest.mark.parametrize("output_format", ["text", "json", "sarif", "github", "gitlab", "junit"])
+def test_every_output_format_of_check_works_for_diff(repo: Path, output_format: str) -> None:
+    remove_last_tool(repo)
+    code, out = run("diff", "HEAD:tools.json", "tools.json", "--output-format", output_format)
+    assert code == 1, out
+    assert "delete_branch" in out
+
+
+def test_output_file(repo: Path) -> None:
+    remove_last_tool(repo)
+    code, _ = run("diff", "HEAD:tools.json", "tools.json", "--output-format", "json:changes.json")
+    assert code == 1
+    assert [f["code"] for f in json.loads((repo / "changes.json").read_text(encoding="utf-8"))] == ["SL901"]
+
+
+def test_git_folders_and_paths_relative_to_a_subfolder(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write(repo / "tools" / "github.json", base_tools())
+    (repo / "tools" / "notes.txt").write_text("not a tool file\n", encoding="utf-8")
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "tools folder")
+    write(repo / "tools" / "github.json", base_tools()[1:])
+    code, out = run("diff", "HEAD:tools/", "tools/", "--output-format", "json")
+    assert code == 1
+    assert [(f["code"], f["path"]) for f in json.loads(out)] == [("SL901", "HEAD:tools/github.json")]
+    monkeypatch.chdir(repo / "tools")
+    code, out = run("diff", "HEAD:github.json", "github.json", "--output-format", "json")
+    assert [(f["code"], f["path"]) for f in json.loads(out)] == [("SL901", "HEAD:github.json")]
