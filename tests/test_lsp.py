@@ -42,7 +42,11 @@ tools:
 """
 
 
-def run(scenario: Callable[[Any, Path], Awaitable[None]], tmp_path: Path) -> None:
+def run(
+    scenario: Callable[[Any, Path], Awaitable[None]],
+    tmp_path: Path,
+    capabilities: lsp.ClientCapabilities | None = None,
+) -> None:
     async def main() -> None:
         client = pytest_lsp.make_test_lsp_client()
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -50,7 +54,7 @@ def run(scenario: Callable[[Any, Path], Awaitable[None]], tmp_path: Path) -> Non
         try:
             await client.initialize_session(
                 lsp.InitializeParams(
-                    capabilities=lsp.ClientCapabilities(),
+                    capabilities=capabilities or lsp.ClientCapabilities(),
                     root_uri=tmp_path.as_uri(),
                     initialization_options={"debounceMs": 20},
                 )
@@ -214,5 +218,64 @@ def test_config_changes_are_picked_up(tmp_path: Path) -> None:
         )
         broken = await diagnostics_for(client, uri, lambda d: len(d) == 1)
         assert "configuration error" in broken[0].message
+
+    run(scenario, tmp_path)
+
+
+RESOLVING_CLIENT = lsp.ClientCapabilities(
+    text_document=lsp.TextDocumentClientCapabilities(
+        code_action=lsp.CodeActionClientCapabilities(
+            resolve_support=lsp.ClientCodeActionResolveOptions(properties=["edit"])
+        )
+    )
+)
+
+
+def test_fix_edit_is_resolved_when_the_client_can(tmp_path: Path) -> None:
+    async def scenario(client: Any, folder: Path) -> None:
+        text = FIXED_JSON.replace(',\n     "additionalProperties": false}}', "}}")
+        uri = open_file(client, folder / "tools.json", text)
+        found = await diagnostics_for(client, uri)
+        actions = await client.text_document_code_action_async(
+            lsp.CodeActionParams(lsp.TextDocumentIdentifier(uri), found[0].range, lsp.CodeActionContext(list(found)))
+        )
+        [fix] = [a for a in actions if a.title.startswith("SL303")]
+        assert fix.edit is None  # rendering waits until the user picks it
+        resolved = await client.code_action_resolve_async(fix)
+        fixed = apply_text_edits(text, resolved.edit.changes[uri])
+        assert json.loads(fixed)[0]["inputSchema"]["additionalProperties"] is False
+
+        change(client, uri, fixed, 2)  # an action from an older version resolves to nothing
+        await diagnostics_for(client, uri, lambda d: not d)
+        assert (await client.code_action_resolve_async(fix)).edit is None
+
+    run(scenario, tmp_path, RESOLVING_CLIENT)
+
+
+PYTHON_TOOLS = """\
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("orders")
+
+
+@mcp.tool()
+def refund(order_id: str) -> str:
+    return order_id
+"""
+
+
+def test_python_tool_files_get_diagnostics_and_disable_actions(tmp_path: Path) -> None:
+    async def scenario(client: Any, folder: Path) -> None:
+        uri = open_file(client, folder / "server.py", PYTHON_TOOLS, "python")
+        found = await diagnostics_for(client, uri)
+        missing = next(d for d in found if d.code == "SL201")
+        assert missing.range.start.line == 6  # the `def refund` line (0-based)
+        actions = await client.text_document_code_action_async(
+            lsp.CodeActionParams(lsp.TextDocumentIdentifier(uri), missing.range, lsp.CodeActionContext([missing]))
+        )
+        disable = next(a for a in actions if a.title == "Disable SL201 here")
+        edited = apply_text_edits(PYTHON_TOOLS, disable.edit.changes[uri])
+        assert "# schemalint: disable=SL201\ndef refund" in edited
+        assert not any(a.title.startswith("SL201:") for a in actions)  # Python sources are never rewritten
 
     run(scenario, tmp_path)

@@ -6,12 +6,12 @@ import json
 
 import pytest
 
-from schemalint.diagnostics import Fix, PatchOperation
-from schemalint.loaders.jsonyaml import load_json, load_yaml
-from schemalint.lsp.edits import SourceLines, apply_patch, disable_comment_edit, fix_edits
+from schemalint.diagnostics import Diagnostic
+from schemalint.engine import LintOptions, lint_source
+from schemalint.loaders import Document
+from schemalint.loaders.jsonyaml import load_yaml
+from schemalint.lsp.edits import SourceLines, difference, disable_comment_edit, fix_edits
 from schemalint.model import Span
-
-ADD_FALSE = Fix("add `additionalProperties: false`", (PatchOperation("add", "/p/additionalProperties", False),))
 
 
 @pytest.mark.parametrize(
@@ -29,64 +29,66 @@ def test_positions_past_the_end_are_clamped() -> None:
     assert lines.client_range(Span(1, 2, 2, 3)) == ((0, 1), (1, 2))
 
 
+def linted(text: str, name: str, code: str) -> tuple[Document, Diagnostic]:
+    result = lint_source(text, name, LintOptions(no_config=True, select=(code,)))
+    document = result.files[0].document
+    assert document is not None and result.diagnostics, result.diagnostics
+    return document, result.diagnostics[0]
+
+
+TOOL = {"name": "get_order", "description": "Look up one order by id. Use for order status only."}
+
+
 @pytest.mark.parametrize(
-    "text",
-    [
-        '{"p": {"type": "object"}}',
-        '{"p": {}}',
-        '{\n  "p": {\n    "type": "object"\n  }\n}\n',
-        '{"p": { }}',
-    ],
+    "schema",
+    ['{"type": "object", "properties": {}}', '{ "type": "object" }', '{\n    "type": "object"\n  }'],
 )
-def test_json_add_of_a_key_is_a_minimal_insertion(text: str) -> None:
-    document = load_json(text, "t.json")
-    edits = fix_edits(document, ADD_FALSE)
+def test_json_fix_is_one_minimal_edit(schema: str) -> None:
+    text = '[{"name": "get_order", "description": "Look up one order by id.", "inputSchema": ' + schema + "}]\n"
+    document, diagnostic = linted(text, "tools.json", "SL303")
+    edits = fix_edits(document, diagnostic)
     assert edits is not None and len(edits) == 1
-    assert edits[0].start == edits[0].end  # an insertion, the rest of the file untouched
     edited = SourceLines(text).apply(edits)
-    assert json.loads(edited)["p"]["additionalProperties"] is False
+    assert json.loads(edited)[0]["inputSchema"]["additionalProperties"] is False
+    assert edited.startswith(text[: text.index("inputSchema")])  # nothing before the edit moved
 
 
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [
-        ("p:\n  type: object\n", "p:\n  additionalProperties: false\n  type: object\n"),
-        ("- p:\n    type: object\n", None),
-        ("p: {type: object}\n", "p: {additionalProperties: false, type: object}\n"),
-        ("p: {}\n", "p: {additionalProperties: false}\n"),
-    ],
-)
-def test_yaml_add_of_a_key_keeps_the_layout(text: str, expected: str | None) -> None:
-    document = load_yaml(text, "t.yaml")
-    if expected is None:  # the fix points at /p, which is not there: nothing is offered
-        assert fix_edits(document, ADD_FALSE) is None
-        return
-    edits = fix_edits(document, ADD_FALSE)
+def test_fix_with_a_remove_operation_in_yaml() -> None:
+    text = """tools:
+  - type: function
+    function:
+      name: get_order
+      description: Look up one order by id. Use for order status only.  # kept
+      parameters:
+        type: object
+        additionalProperties: false
+        properties:
+          note:
+            anyOf:
+              - type: string
+              - type: "null"
+"""
+    document, diagnostic = linted(text, "tools.yaml", "SL302")
+    edits = fix_edits(document, diagnostic)
     assert edits is not None
-    assert SourceLines(text).apply(edits) == expected
+    edited = SourceLines(text).apply(edits)
+    assert "# kept" in edited
+    assert load_yaml(edited, "t.yaml").data["tools"][0]["function"]["parameters"]["properties"]["note"] == {
+        "type": ["string", "null"]
+    }
 
 
-def test_replace_and_unsupported_operations() -> None:
-    document = load_json('{"p": {"type": "integer"}}', "t.json")
-    replace = Fix("t", (PatchOperation("replace", "/p/type", "string"),))
-    edits = fix_edits(document, replace)
-    assert edits is not None
-    assert SourceLines(document.text).apply(edits) == '{"p": {"type": "string"}}'
-    assert fix_edits(document, Fix("t", (PatchOperation("remove", "/p/type"),))) is None
-    assert fix_edits(document, Fix("t", (PatchOperation("add", "/missing/x", 1),))) is None
+def test_no_fix_for_python_sources() -> None:
+    text = 'TOOLS = [{"name": "get_order", "description": "Look up one order.", "parameters": {"type": "object"}}]\n'
+    result = lint_source(text, "tools.py", LintOptions(no_config=True, select=("SL303",)))
+    document = result.files[0].document
+    for diagnostic in result.diagnostics:
+        assert document is not None and fix_edits(document, diagnostic) is None
 
 
-def test_apply_patch_follows_rfc6902() -> None:
-    data = {"a": [1, 2], "b": {"c": 1}}
-    operations = (
-        PatchOperation("add", "/a/-", 3),
-        PatchOperation("add", "/a/0", 0),
-        PatchOperation("replace", "/b/c", 2),
-        PatchOperation("remove", "/b/c"),
-    )
-    assert apply_patch(data, operations) == {"a": [0, 1, 2, 3], "b": {}}
-    assert data == {"a": [1, 2], "b": {"c": 1}}
-    assert apply_patch(data, (PatchOperation("replace", "/b/zz", 1),)) is None
+@pytest.mark.parametrize(("old", "new"), [("abc", "abXc"), ("a\nb\n", "a\nb\nc\n"), ("xyz", "y"), ("same", "same")])
+def test_difference_is_the_changed_middle(old: str, new: str) -> None:
+    assert SourceLines(old).apply([difference(old, new)]) == new
 
 
 def test_disable_comment_goes_on_the_line_before_with_its_indentation() -> None:

@@ -1,5 +1,5 @@
 """What an editor needs beyond diagnostics, without any LSP library: client positions, fixes as text
-edits, and disable comments.
+edits (from the shared fix applier), and disable comments.
 
 schemalint positions are 1-based lines and 1-based columns counted in code points (see model.Span).
 LSP positions are 0-based and count columns in the negotiated encoding: UTF-16 code units unless the
@@ -8,20 +8,18 @@ client offered another, so a character outside the BMP (an emoji) is two units w
 
 from __future__ import annotations
 
-import copy
 import io
-import json
 import re
 import tokenize
-from collections.abc import Mapping, Sequence
+from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from schemalint.diagnostics import Fix, PatchOperation
+from schemalint.diagnostics import Diagnostic
 from schemalint.loaders import Document, LoadError
-from schemalint.model import JSON, Span, split_pointer
+from schemalint.model import Span
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_PLAIN_YAML_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 _DISABLE_COMMENT = re.compile(r"^(?P<indent>\s*)#\s*schemalint:\s*disable=(?P<codes>[A-Za-z0-9_,\s-]+?)\s*$")
 
 #: (line, column) as in Span: 1-based, columns in code points
@@ -94,6 +92,11 @@ class SourceLines:
         line = min(max(line, 1), len(self.starts))
         return min(self.starts[line - 1] + column - 1, len(self.text))
 
+    def point(self, offset: int) -> Point:
+        """The (line, column) of a character offset."""
+        line = bisect_right(self.starts, offset)
+        return line, offset - self.starts[line - 1] + 1
+
     def apply(self, edits: Sequence[TextEdit]) -> str:
         """The text after the edits (non-overlapping; edits at the same place keep their order)."""
         text = self.text
@@ -103,124 +106,39 @@ class SourceLines:
         return text
 
 
-def fix_edits(document: Document, fix: Fix) -> list[TextEdit] | None:
-    """A fix as minimal text edits on a JSON or YAML document, or None when it cannot be expressed safely.
+def fix_edits(document: Document, diagnostic: Diagnostic) -> list[TextEdit] | None:
+    """The diagnostic's safe fix as one minimal text edit, or None when there is none to offer.
 
-    Supported: `add` of a key to an existing object, `replace` of an existing value. The edited text is
-    parsed again and must give exactly the patched data, so a fix is never offered that would corrupt
-    the file or do something else than it says.
+    The fix applier (schemalint.fixes, the one `check --fix` uses) produces the fixed text: JSON
+    re-rendered with every untouched byte kept, YAML through a verified round trip, Python never.
+    The edit is the span where the old and new texts differ, so the editor keeps its cursor and undo.
     """
-    if document.format not in ("json", "yaml"):
-        return None
-    lines = SourceLines(document.text)
-    edits: list[TextEdit] = []
-    for operation in fix.operations:
-        edit = _operation_edit(document, lines, operation)
-        if edit is None:
-            return None
-        edits.append(edit)
-    expected = apply_patch(document.data, fix.operations)
-    if expected is None:
-        return None
     from schemalint.engine import parse_document
+    from schemalint.fixes import plan_file
 
-    try:
-        edited = parse_document(lines.apply(edits), document.path)
-    except (LoadError, RecursionError):
+    def reparse(text: str, path: str) -> tuple[Document | None, list[Diagnostic]]:
+        try:
+            return parse_document(text, path), []  # one pass: only this diagnostic's fix
+        except (LoadError, RecursionError):
+            return None, []
+
+    plan = plan_file(document, [diagnostic], unsafe=False, relint=reparse)
+    if not plan.changed:
         return None
-    return edits if edited.data == expected else None
+    return [difference(document.text, plan.new_text)]
 
 
-def _operation_edit(document: Document, lines: SourceLines, operation: PatchOperation) -> TextEdit | None:
-    tokens = split_pointer(operation.path)
-    if operation.op == "remove" or not tokens:
-        return None
-    existing = document.positions.locate(operation.path)
-    if existing is not None:  # replace (or `add` over an existing member, which JSON Patch defines as replace)
-        start, end = (existing.line, existing.column), (existing.end_line, existing.end_column)
-        return TextEdit(start, end, _dump(operation.value))
-    if operation.op != "add":
-        return None
-    parent_pointer = operation.path[: operation.path.rfind("/")]
-    parent_span = document.positions.locate(parent_pointer)
-    if parent_span is None or not isinstance(_value_at(document.data, parent_pointer), Mapping):
-        return None
-    return _insert_member(document.format, lines, parent_span, tokens[-1], operation.value)
-
-
-def _insert_member(format_: str, lines: SourceLines, parent: Span, key: str, value: JSON) -> TextEdit:
-    start = lines.offset((parent.line, parent.column))
-    at = (parent.line, parent.column)
-    if lines.text[start : start + 1] == "{":  # JSON object, YAML flow mapping
-        member = (
-            f"{json.dumps(key, ensure_ascii=False)}: {_dump(value)}" if format_ == "json" else _yaml_member(key, value)
-        )
-        after = re.match(r"\s*", lines.text[start + 1 :])
-        whitespace = after.group() if after else ""
-        at = (parent.line, parent.column + 1)
-        if lines.text[start + 1 + len(whitespace) : start + 2 + len(whitespace)] == "}":
-            return TextEdit(at, at, member)
-        if "\n" in whitespace or "\r" in whitespace:
-            indent = re.split(r"\r\n|\r|\n", whitespace)[-1]
-            return TextEdit(at, at, f"{lines.newline}{indent}{member},")
-        return TextEdit(at, at, f"{member}, ")
-    # a YAML block mapping starts at its first key: the new key goes before it, at the same column
-    return TextEdit(at, at, f"{_yaml_member(key, value)}{lines.newline}{' ' * (parent.column - 1)}")
-
-
-def _yaml_member(key: str, value: JSON) -> str:
-    shown = key if _PLAIN_YAML_KEY.match(key) else json.dumps(key, ensure_ascii=False)
-    return f"{shown}: {_dump(value)}"
-
-
-def _dump(value: JSON) -> str:
-    """JSON text, which is also valid YAML flow style."""
-    return json.dumps(value, ensure_ascii=False)
-
-
-def _value_at(data: JSON, pointer: str) -> JSON:
-    node = data
-    for token in split_pointer(pointer):
-        if isinstance(node, Mapping) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return None
-    return node
-
-
-def apply_patch(data: JSON, operations: Sequence[PatchOperation]) -> JSON | None:
-    """RFC 6902 add/replace/remove on a copy of `data`; None when an operation does not apply."""
-    result = copy.deepcopy(data)
-    for operation in operations:
-        tokens = split_pointer(operation.path)
-        if not tokens:
-            return None
-        parent = _value_at(result, operation.path[: operation.path.rfind("/")])
-        last = tokens[-1]
-        if isinstance(parent, dict):
-            if operation.op == "remove":
-                if last not in parent:
-                    return None
-                del parent[last]
-            elif operation.op == "replace" and last not in parent:
-                return None
-            else:
-                parent[last] = copy.deepcopy(operation.value)
-        elif isinstance(parent, list):
-            index = len(parent) if last == "-" else int(last) if last.isdigit() else -1
-            if not 0 <= index <= len(parent) or (operation.op != "add" and index == len(parent)):
-                return None
-            if operation.op == "add":
-                parent.insert(index, copy.deepcopy(operation.value))
-            elif operation.op == "replace":
-                parent[index] = copy.deepcopy(operation.value)
-            else:
-                del parent[index]
-        else:
-            return None
-    return result
+def difference(old: str, new: str) -> TextEdit:
+    """One edit that turns `old` into `new`: everything between their common prefix and suffix."""
+    limit = min(len(old), len(new))
+    prefix = 0
+    while prefix < limit and old[prefix] == new[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < limit - prefix and old[len(old) - 1 - suffix] == new[len(new) - 1 - suffix]:
+        suffix += 1
+    lines = SourceLines(old)
+    return TextEdit(lines.point(prefix), lines.point(len(old) - suffix), new[prefix : len(new) - suffix])
 
 
 def disable_comment_edit(text: str, format_: str, line: int, code: str) -> TextEdit:

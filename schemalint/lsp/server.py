@@ -287,9 +287,11 @@ def hover(ls: SchemalintServer, params: lsp.HoverParams) -> lsp.Hover | None:
 
 @server.feature(
     lsp.TEXT_DOCUMENT_CODE_ACTION,
-    lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix], resolve_provider=False),
+    lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix], resolve_provider=True),
 )
 def code_action(ls: SchemalintServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+    """Quick fixes for the findings in the range. Rendering a fix re-renders the file, so clients that
+    can resolve an action's edit later get it only when the user picks the action."""
     uri = params.text_document.uri
     linted = ls.linted.get(uri)
     if linted is None:
@@ -297,42 +299,72 @@ def code_action(ls: SchemalintServer, params: lsp.CodeActionParams) -> list[lsp.
     wanted = (_start(params.range), _end(params.range))
     actions: list[lsp.CodeAction] = []
     disabled: set[tuple[str, int]] = set()
-    for diagnostic, converted in zip(linted.diagnostics, linted.lsp_diagnostics, strict=True):
+    for index, (diagnostic, converted) in enumerate(zip(linted.diagnostics, linted.lsp_diagnostics, strict=True)):
         if _end(converted.range) < wanted[0] or _start(converted.range) > wanted[1]:
             continue
         fix = diagnostic.fix
-        if fix is not None and fix.safe and linted.document is not None:
-            edits = fix_edits(linted.document, fix)
-            if edits is not None:
-                actions.append(_action(ls, f"{diagnostic.code}: {fix.title}", uri, linted, edits, converted, True))
         format_ = source_format(diagnostic.path)
+        if fix is not None and fix.safe and linted.document is not None and format_ != "python":
+            title = f"{diagnostic.code}: {fix.title}"
+            if _resolves_edits(ls):
+                data = {"uri": uri, "version": linted.version, "index": index}
+                actions.append(_action(title, converted, True, data=data))
+            elif (edits := fix_edits(linted.document, diagnostic)) is not None:
+                actions.append(_action(title, converted, True, _workspace_edit(ls, uri, linted, edits)))
         if format_ in ("yaml", "python") and (diagnostic.code, diagnostic.span.line) not in disabled:
             disabled.add((diagnostic.code, diagnostic.span.line))
             edit = disable_comment_edit(linted.lines.text, format_, diagnostic.span.line, diagnostic.code)
-            actions.append(_action(ls, f"Disable {diagnostic.code} here", uri, linted, [edit], converted, False))
+            workspace_edit = _workspace_edit(ls, uri, linted, [edit])
+            actions.append(_action(f"Disable {diagnostic.code} here", converted, False, workspace_edit))
     return actions
 
 
-def _action(
-    ls: SchemalintServer,
-    title: str,
-    uri: str,
-    linted: LintedDocument,
-    edits: list[TextEdit],
-    diagnostic: lsp.Diagnostic,
-    preferred: bool,
-) -> lsp.CodeAction:
+@server.feature(lsp.CODE_ACTION_RESOLVE)
+def resolve_code_action(ls: SchemalintServer, action: lsp.CodeAction) -> lsp.CodeAction:
+    """Fill in a fix's edit; an action for an older version of the document stays without one."""
+    data = action.data if isinstance(action.data, dict) else {}
+    uri, index = data.get("uri"), data.get("index")
+    linted = ls.linted.get(uri) if isinstance(uri, str) else None
+    if linted is None or linted.document is None or linted.version != data.get("version"):
+        return action
+    if not isinstance(index, int) or not 0 <= index < len(linted.diagnostics):
+        return action
+    edits = fix_edits(linted.document, linted.diagnostics[index])
+    if edits is not None and isinstance(uri, str):
+        action.edit = _workspace_edit(ls, uri, linted, edits)
+    return action
+
+
+def _resolves_edits(ls: SchemalintServer) -> bool:
+    document = ls.client_capabilities.text_document
+    code_action = document.code_action if document else None
+    support = code_action.resolve_support if code_action else None
+    return support is not None and "edit" in support.properties
+
+
+def _workspace_edit(ls: SchemalintServer, uri: str, linted: LintedDocument, edits: list[TextEdit]) -> lsp.WorkspaceEdit:
     text_edits = []
     for edit in edits:
         start = linted.lines.client_position(*edit.start, ls.encoding)
         end = linted.lines.client_position(*edit.end, ls.encoding)
         text_edits.append(lsp.TextEdit(lsp.Range(lsp.Position(*start), lsp.Position(*end)), edit.new_text))
+    return lsp.WorkspaceEdit(changes={uri: text_edits})
+
+
+def _action(
+    title: str,
+    diagnostic: lsp.Diagnostic,
+    preferred: bool,
+    edit: lsp.WorkspaceEdit | None = None,
+    data: dict[str, object] | None = None,
+) -> lsp.CodeAction:
     return lsp.CodeAction(
         title=title,
         kind=lsp.CodeActionKind.QuickFix,
         diagnostics=[diagnostic],
         is_preferred=preferred,
-        edit=lsp.WorkspaceEdit(changes={uri: text_edits}),
+        edit=edit,
+        data=data,
     )
 
 
