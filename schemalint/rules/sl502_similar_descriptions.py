@@ -1,0 +1,110 @@
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from schemalint.diagnostics import Finding
+from schemalint.model import Severity, Tool, ToolSet
+from schemalint.rules.base import LintContext, ToolSetRule
+
+
+@dataclass(frozen=True)
+class Options:
+    threshold: float = 0.5
+    """Report pairs whose final score (0..1) is at least this; 0 reports every pair with its score."""
+    max_pairs_per_tool: int = 5
+    """Each tool is compared in full with its nearest neighbours by cosine, at most this many."""
+
+
+class SimilarDescriptions(ToolSetRule):
+    """
+    ## What it does
+    Finds pairs of tools in the same set that a model is likely to confuse: their names and
+    descriptions say the same thing. Each pair gets a final score in 0..1 and is reported when the
+    score reaches `threshold`, on the later tool of the pair, naming the earlier one.
+
+    The score is not raw embedding cosine, which rates `create_invoice` and `delete_invoice` as
+    near-duplicates. It is `semantic x action x boundary`:
+    - semantic: cosine of the embeddings of "name words: description", calibrated per backend so
+      the threshold means the same with either model (plus up to 0.1 when the parameter names
+      overlap); for a Chinese/English pair, the cosine of the names alone when that is higher;
+    - action: 1 for the same kind of action (two reads, two creates), lower for different kinds
+      (a read against a write), 0.1 for opposite actions (lock/unlock, approve/reject, 冻结/解冻);
+    - boundary: 0.15 when a description names its sibling ("for past dates use
+      get_weather_history"), 0.55 when it has exclusion text ("do not use for", "只用于").
+
+    Embeddings come from the backend chosen by the global setting `embedding-backend`
+    (`auto` | `static` | `sentence-transformers`; `embedding-model` names the sentence-transformers
+    model or folder) and are cached in `cache-dir` (default `.schemalint_cache/`). The finding's
+    data holds `score`, `backend`, `sibling`, the score's parts, and `backend_notice` when the
+    requested backend could not be used and the static one was.
+
+    ## Why is this bad?
+    When two tools' descriptions overlap, the model picks between them by chance: the wrong tool
+    gets called, or different runs call different tools for the same request.
+
+    ## Example
+    ```json
+    [{"name": "get_current_weather", "description": "Get the current weather for a city."},
+     {"name": "fetch_local_conditions", "description": "Returns what it is like outside right now at a place."}]
+    ```
+
+    ## Use instead
+    Merge the two tools, or draw the line in both descriptions: say when to use each and name the
+    other ("Current conditions only; for forecasts use get_forecast").
+
+    ## Options
+    - `threshold` (float, default 0.5): final score from which a pair is reported; 0 reports every
+      pair (all pairs are compared, no nearest-neighbour cut-off).
+    - `max-pairs-per-tool` (int, default 5): nearest neighbours by cosine compared per tool.
+
+    ## Trade-off
+    Measured on labelled pairs (paraphrases and overlapping scopes against opposite actions, bounded
+    siblings, same-domain tools with different jobs, unrelated tools; English and Chinese): see
+    `benchmarks/eval_similarity.py`. Tools without a description are skipped (SL2xx rules cover
+    missing descriptions). The rule reads and writes the embedding cache, the one rule that does I/O.
+
+    ## Fix safety
+    No automatic fix: only the author knows where the boundary between the two tools lies.
+    """
+
+    code = "SL502"
+    slug = "similar-descriptions"
+    severity = Severity.WARNING
+    summary = "two tools' names and descriptions are near-duplicates a model will confuse"
+    Options = Options
+
+    def check(self, toolset: ToolSet, context: LintContext) -> Iterable[Finding]:
+        from schemalint.similarity.compare import similar_pairs
+
+        tools = [t for t in toolset.tools if t.description and t.description.strip()]
+        result = similar_pairs(
+            [(t.name, t.description, t.parameters) for t in tools],
+            context.settings,
+            threshold=self.options.threshold,
+            top_k=None if self.options.threshold <= 0 else self.options.max_pairs_per_tool,
+        )
+        for first, second, score in result.pairs:
+            earlier, later = tools[first], tools[second]
+            data = {
+                **score.as_data(),
+                "backend": result.backend,
+                "sibling": earlier.display_name,
+                "sibling_pointer": earlier.pointer,
+            }
+            if result.notice:
+                data["backend_notice"] = result.notice
+            yield Finding(_message(later, earlier, score.score, result.backend), _pointer(later), data=data)
+
+
+def _pointer(tool: Tool) -> str:
+    return tool.description_pointer or tool.pointer
+
+
+def _message(later: Tool, earlier: Tool, score: float, backend: str) -> str:
+    return (
+        f"`{later.display_name}` and `{earlier.display_name}` describe near-duplicate jobs "
+        f"(score {score:.2f}, {backend} embeddings): a model may call either for the same request; "
+        f"merge them, or say in each description when to use it and name the other "
+        f"(e.g. \"... ; for <case> use {earlier.display_name}\")"
+    )

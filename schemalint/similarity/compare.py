@@ -1,0 +1,61 @@
+"""Score the confusable pairs of a tool set: embed, find cosine neighbours, apply scoring.py."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from schemalint.similarity.embed import embed_texts
+from schemalint.similarity.scoring import CALIBRATION, PARAMETER_BONUS, PairScore, score_pair, tool_view
+
+
+@dataclass
+class SimilarityResult:
+    #: (index, index, score) with the first index the smaller, ordered by the later tool
+    pairs: list[tuple[int, int, PairScore]] = field(default_factory=list)
+    backend: str = "static"
+    notice: str | None = None
+
+
+def cosine_floor(threshold: float, backend: str) -> float:
+    """The lowest cosine whose pair can still reach `threshold` (the score is at most calibrated + bonus)."""
+    if threshold <= 0:
+        return -2.0
+    low, high = CALIBRATION.get(backend, CALIBRATION["static"])
+    return low + max(0.0, threshold - PARAMETER_BONUS) * (high - low)
+
+
+def similar_pairs(
+    items: Sequence[tuple[str | None, str | None, Any]],
+    settings: Mapping[str, Any],
+    threshold: float,
+    top_k: int | None,
+) -> SimilarityResult:
+    """Pairs of `(name, description, parameters)` items whose final score reaches `threshold`."""
+    from schemalint.similarity.pairs import candidate_pairs
+
+    views = [tool_view(name, description, parameters) for name, description, parameters in items]
+    if len(views) < 2:
+        return SimilarityResult()
+    texts = [v.embedding_text() for v in views]
+    mixed = len({v.is_cjk for v in views}) == 2
+    if mixed:  # Chinese and English descriptions side by side: names are compared too
+        texts += [v.name_text() for v in views]
+    embeddings = embed_texts(texts, settings)
+    count = len(views)
+    full = embeddings.vectors[:count]
+    floor = cosine_floor(threshold, embeddings.backend)
+    candidates = candidate_pairs(full, floor, top_k)
+    names = embeddings.vectors[count:] if mixed else None
+    if names is not None:
+        for pair, _ in candidate_pairs(names, floor, top_k).items():
+            if views[pair[0]].is_cjk != views[pair[1]].is_cjk and pair not in candidates:
+                candidates[pair] = float(full[pair[0]] @ full[pair[1]])
+    result = SimilarityResult(backend=embeddings.backend, notice=embeddings.notice)
+    for (left, right), cosine in candidates.items():
+        name_cosine = float(names[left] @ names[right]) if names is not None else None
+        score = score_pair(views[left], views[right], cosine, embeddings.backend, name_cosine)
+        if score.score >= threshold:
+            result.pairs.append((left, right, score))
+    result.pairs.sort(key=lambda p: (p[1], p[0]))
+    return result

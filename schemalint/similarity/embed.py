@@ -1,0 +1,109 @@
+"""Texts -> vectors through the configured backend and the on-disk cache, with fallback to static."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Mapping
+
+from schemalint.similarity.backends import (
+    BackendChoice,
+    EmbeddingBackend,
+    ModelUnavailable,
+    StaticBackend,
+    choose_backend,
+)
+from schemalint.similarity.cache import DEFAULT_CACHE_DIR, VectorCache, text_key
+
+if TYPE_CHECKING:
+    import numpy as np
+
+#: more new texts than this show a progress bar (on a TTY only)
+PROGRESS_MIN_TEXTS = 300
+_BATCH = 256
+
+#: notices for the user (backend fallbacks), collected for the CLI to print once per run
+_notices: list[str] = []
+
+
+def take_notices() -> list[str]:
+    """The backend notices raised since the last call (deduplicated), for the CLI to print on stderr."""
+    seen = list(dict.fromkeys(_notices))
+    _notices.clear()
+    return seen
+
+
+@dataclass
+class Embeddings:
+    vectors: np.ndarray
+    backend: str
+    notice: str | None
+    #: how many texts had to be embedded (not found in the cache)
+    computed: int
+
+
+def settings_backend(settings: Mapping[str, Any]) -> BackendChoice:
+    return choose_backend(str(settings.get("embedding-backend") or "auto"), settings.get("embedding-model") or None)
+
+
+def settings_cache_dir(settings: Mapping[str, Any]) -> Path | None:
+    """`cache-dir` from config (default `.schemalint_cache`); an empty value or false turns the cache off."""
+    value = settings.get("cache-dir", DEFAULT_CACHE_DIR)
+    if value in (None, "", False):
+        return None
+    return Path(str(value))
+
+
+def _model_key(backend: EmbeddingBackend) -> str:
+    return f"{backend.name}-{backend.weights_digest()[:16]}"
+
+
+def _encode_with_progress(backend: EmbeddingBackend, texts: list[str]) -> np.ndarray:
+    import numpy as np
+
+    show = len(texts) > PROGRESS_MIN_TEXTS and sys.stderr.isatty()
+    if not show:
+        return backend.encode(texts)
+    parts = []
+    for start in range(0, len(texts), _BATCH):
+        parts.append(backend.encode(texts[start : start + _BATCH]))
+        done = min(start + _BATCH, len(texts))
+        sys.stderr.write(f"\rschemalint: embedding descriptions ({backend.name}) {done}/{len(texts)}")
+        sys.stderr.flush()
+    sys.stderr.write("\n")
+    return np.concatenate(parts)
+
+
+def embed_texts(texts: list[str], settings: Mapping[str, Any] | None = None) -> Embeddings:
+    """Vectors for `texts` (cached ones are read from disk; only new texts load a model)."""
+    import numpy as np
+
+    settings = settings or {}
+    choice = settings_backend(settings)
+    cache_dir = settings_cache_dir(settings)
+    backend, notice = choice.backend, choice.notice
+    keys = [text_key(t) for t in texts]
+    while True:
+        cache = VectorCache(cache_dir, _model_key(backend))
+        found, cached = cache.lookup(keys)
+        missing = sorted(set(range(len(texts))) - set(found))
+        try:
+            fresh = _encode_with_progress(backend, [texts[i] for i in missing]) if missing else None
+        except ModelUnavailable as error:
+            if isinstance(backend, StaticBackend):
+                raise
+            notice = f"{error}; using the static backend"
+            backend = StaticBackend()
+            continue
+        break
+    if notice:
+        _notices.append(notice)
+    dims = (cached if cached is not None else fresh).shape[1] if texts else 0  # type: ignore[union-attr]
+    vectors = np.zeros((len(texts), dims), dtype=np.float32)
+    if cached is not None:
+        vectors[found] = cached
+    if fresh is not None:
+        vectors[missing] = fresh
+        cache.store([keys[i] for i in missing], fresh)
+    return Embeddings(vectors, backend.name, notice, len(missing))

@@ -1,0 +1,143 @@
+"""SL502's final score: how likely a model is to confuse two tools, in [0, 1].
+
+    score = semantic * action * boundary
+
+- `semantic`: the cosine of the two tools' embeddings (name words + description), calibrated per
+  backend to [0, 1] by a linear map between a typical unrelated-pair cosine (0) and a typical
+  paraphrase cosine (1), so one threshold means the same for both backends.
+- `action` (actions.py): 1.0 for the same kind of action, lower for different kinds (a read against
+  a write), 0.1 for opposite actions (lock/unlock, 冻结/解冻).
+- `boundary`: descriptions that draw an explicit line between the tools are not confusable: 0.15
+  when a description names the sibling tool, 0.55 when it has exclusion text ("do not use for",
+  "only for", "不用于") without naming it.
+- pairs whose descriptions are in different languages (one Chinese, one English) use the larger of
+  the full cosine and the cosine of the name words alone: an English-trained model barely relates
+  a Chinese description to an English one, but the names are comparable.
+- parameter overlap lifts `semantic` a little (up to +0.1) when both tools take the same parameter
+  names, since the model can then fill either call with the same arguments.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from schemalint.similarity.actions import Action, action_affinity, split_identifier, tool_action
+
+#: (cosine that maps to 0, cosine that maps to 1) per backend: the median cosine of unrelated pairs
+#: and of paraphrase pairs on the labelled dev pairs, rounded to 0.05 (the models' cosine scales
+#: differ: MiniLM puts unrelated texts near 0, the static model near 0.2)
+CALIBRATION: dict[str, tuple[float, float]] = {
+    "static": (0.20, 0.65),
+    "sentence-transformers": (0.05, 0.60),
+}
+NAMES_SIBLING = 0.15
+HAS_EXCLUSION = 0.55
+PARAMETER_BONUS = 0.1
+
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_EXCLUSION = re.compile(
+    r"\b(do not use|don't use|never use|not for|not to be used|use only|only use|only for|instead use|"
+    r"use \w+ instead|instead\b)|不用于|不要用|请勿|只用于|仅用于|仅限|请使用|请用|改用",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class ToolView:
+    """What scoring needs of a tool, detached from the model classes."""
+
+    name: str
+    description: str
+    parameter_names: frozenset[str]
+
+    @property
+    def action(self) -> Action:
+        return tool_action(self.name, self.description)
+
+    @property
+    def is_cjk(self) -> bool:
+        """Whether the description is written in Chinese/Japanese (then an English-trained model only
+        compares it well with other CJK descriptions)."""
+        return _CJK.search(self.description) is not None
+
+    def name_text(self) -> str:
+        return " ".join(split_identifier(self.name))
+
+    def embedding_text(self) -> str:
+        """Name words then description: names carry the action and keep mixed-language pairs comparable."""
+        words = " ".join(split_identifier(self.name))
+        return f"{words}: {self.description}" if words else self.description
+
+
+def tool_view(name: str | None, description: str | None, parameters: Any) -> ToolView:
+    names: frozenset[str] = frozenset()
+    if isinstance(parameters, Mapping) and isinstance(parameters.get("properties"), Mapping):
+        names = frozenset("_".join(split_identifier(str(p))) for p in parameters["properties"])
+    return ToolView(name or "", description or "", names)
+
+
+def calibrate(cosine: float, backend: str) -> float:
+    low, high = CALIBRATION.get(backend, CALIBRATION["static"])
+    return min(1.0, max(0.0, (cosine - low) / (high - low)))
+
+
+def _mentions(description: str, name: str) -> bool:
+    if not name or len(name) < 3:
+        return False
+    return re.search(r"(?<![A-Za-z0-9_])" + re.escape(name) + r"(?![A-Za-z0-9_])", description) is not None
+
+
+def boundary_factor(a: ToolView, b: ToolView) -> float:
+    if _mentions(a.description, b.name) or _mentions(b.description, a.name):
+        return NAMES_SIBLING
+    if _EXCLUSION.search(a.description) or _EXCLUSION.search(b.description):
+        return HAS_EXCLUSION
+    return 1.0
+
+
+def parameter_overlap(a: ToolView, b: ToolView) -> float:
+    if not a.parameter_names or not b.parameter_names:
+        return 0.0
+    return len(a.parameter_names & b.parameter_names) / len(a.parameter_names | b.parameter_names)
+
+
+@dataclass(frozen=True)
+class PairScore:
+    score: float
+    cosine: float
+    semantic: float
+    action: float
+    boundary: float
+    parameters: float
+
+    def as_data(self) -> dict[str, float]:
+        return {
+            "score": round(self.score, 4),
+            "cosine": round(self.cosine, 4),
+            "action_factor": round(self.action, 4),
+            "boundary_factor": round(self.boundary, 4),
+            "parameter_overlap": round(self.parameters, 4),
+        }
+
+
+def cross_language(a: ToolView, b: ToolView) -> bool:
+    return a.is_cjk != b.is_cjk
+
+
+def score_pair(a: ToolView, b: ToolView, cosine: float, backend: str, name_cosine: float | None = None) -> PairScore:
+    """The final score; `name_cosine` (cosine of the name words alone) is used for pairs whose
+    descriptions are in different languages, where the description cosine says little."""
+    if name_cosine is not None and cross_language(a, b):
+        cosine = max(cosine, name_cosine)
+    overlap = parameter_overlap(a, b)
+    semantic = min(1.0, calibrate(cosine, backend) + PARAMETER_BONUS * overlap)
+    action = action_affinity(a.action, b.action)
+    boundary = boundary_factor(a, b)
+    return PairScore(semantic * action * boundary, cosine, semantic, action, boundary, overlap)
+
+
+def max_score_for_cosine(cosine: float, backend: str) -> float:
+    """An upper bound of the final score given the cosine (for pruning candidate pairs)."""
+    return min(1.0, calibrate(cosine, backend) + PARAMETER_BONUS)

@@ -1,0 +1,156 @@
+"""The embedding backends, the vector cache and the pairwise search (real models, no mocks)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from schemalint.similarity import embed as embed_module
+from schemalint.similarity.backends import (
+    STATIC_MODEL_DIR,
+    SentenceTransformersBackend,
+    StaticBackend,
+    choose_backend,
+    locate_sentence_transformers_model,
+    sentence_transformers_installed,
+)
+from schemalint.similarity.cache import VectorCache, text_key
+from schemalint.similarity.embed import embed_texts, take_notices
+from schemalint.similarity.pairs import candidate_pairs
+
+REPO = Path(__file__).resolve().parent.parent
+needs_st = pytest.mark.skipif(not sentence_transformers_installed(), reason="the `embeddings` extra is not installed")
+
+
+def test_packaged_static_model_matches_its_notice() -> None:
+    notice = (STATIC_MODEL_DIR / "NOTICE").read_text(encoding="utf-8")
+    assert "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db" in notice
+    assert "Apache License" in (STATIC_MODEL_DIR / "LICENSE").read_text(encoding="utf-8")
+    for name in ("model.safetensors", "tokenizer.json", "config.json"):
+        digest = hashlib.sha256((STATIC_MODEL_DIR / name).read_bytes()).hexdigest()
+        assert f"{name}" in notice and digest in notice, name
+    config = json.loads((STATIC_MODEL_DIR / "config.json").read_text(encoding="utf-8"))
+    assert config["hidden_dim"] == 256 and config["embedding_dtype"] == "int8"
+
+
+def test_static_backend_gives_unit_vectors_that_rank_paraphrases_first() -> None:
+    vectors = StaticBackend().encode(
+        ["get the current weather in a city", "current weather conditions for a town", "delete a git branch"]
+    )
+    assert vectors.shape == (3, 256) and vectors.dtype == np.float32
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    assert vectors[0] @ vectors[1] > vectors[0] @ vectors[2] + 0.2
+
+
+def test_cache_round_trip_is_keyed_by_model_and_text(tmp_path: Path) -> None:
+    cache = VectorCache(tmp_path, "static-abc")
+    keys = [text_key("a"), text_key("b")]
+    cache.store(keys, np.eye(2, dtype=np.float32))
+    assert (tmp_path / ".gitignore").read_text(encoding="utf-8").strip().endswith("*")
+    found, vectors = VectorCache(tmp_path, "static-abc").lookup([text_key("b"), text_key("c"), text_key("a")])
+    assert found == [0, 2]
+    assert vectors is not None and vectors.tolist() == [[0.0, 1.0], [1.0, 0.0]]
+    assert VectorCache(tmp_path, "static-other").lookup(keys) == ([], None)
+
+
+def test_cache_ignores_corrupt_shards_and_compacts(tmp_path: Path) -> None:
+    folder = tmp_path / "vectors" / "m"
+    folder.mkdir(parents=True)
+    (folder / "broken.npz").write_bytes(b"not a zip")
+    cache = VectorCache(tmp_path, "m")
+    for i in range(20):
+        cache.store([text_key(str(i))], np.full((1, 3), i, dtype=np.float32))
+    assert len(list(folder.glob("*.npz"))) <= 17
+    found, vectors = VectorCache(tmp_path, "m").lookup([text_key("0"), text_key("19")])
+    assert found == [0, 1] and vectors is not None and vectors[:, 0].tolist() == [0.0, 19.0]
+
+
+def test_embed_texts_reuses_the_cache(tmp_path: Path) -> None:
+    settings = {"embedding-backend": "static", "cache-dir": str(tmp_path)}
+    first = embed_texts(["alpha tool", "beta tool"], settings)
+    second = embed_texts(["beta tool", "gamma tool"], settings)
+    assert (first.computed, second.computed) == (2, 1)
+    assert np.allclose(first.vectors[1], second.vectors[0])
+    assert second.backend == "static" and second.notice is None
+
+
+def test_a_fully_cached_run_imports_no_model_code(tmp_path: Path) -> None:
+    script = textwrap.dedent(
+        f"""
+        import sys
+        from schemalint.rules.sl502_similar_descriptions import SimilarDescriptions
+        from schemalint.testing import run_rule
+        tools = [{{"name": "get_weather", "description": "Get the weather for a city."}},
+                 {{"name": "fetch_conditions", "description": "Return the current weather conditions at a place."}}]
+        settings = {{"embedding-backend": "static", "cache-dir": {str(tmp_path)!r}}}
+        run_rule(SimilarDescriptions(), tools, settings=settings)
+        print(sorted(m for m in ("model2vec", "torch", "sentence_transformers") if m in sys.modules))
+        """
+    )
+    run = [sys.executable, "-c", script]
+    cold = subprocess.run(run, capture_output=True, text=True, cwd=REPO, check=True)
+    warm = subprocess.run(run, capture_output=True, text=True, cwd=REPO, check=True)
+    assert cold.stdout.strip() == "['model2vec']"
+    assert warm.stdout.strip() == "[]"
+
+
+def test_unknown_backend_name_falls_back_with_a_notice() -> None:
+    choice = choose_backend("word2vec")
+    assert choice.backend.name == "static" and choice.notice and "word2vec" in choice.notice
+
+
+def test_missing_model_falls_back_to_static_with_a_notice(tmp_path: Path) -> None:
+    choice = choose_backend("sentence-transformers", str(tmp_path / "no-such-model"))
+    assert choice.backend.name == "static"
+    assert choice.notice and "using the static backend" in choice.notice
+
+
+@pytest.mark.parametrize("top_k", [None, 2])
+def test_block_pairs_match_brute_force(top_k: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    from schemalint.similarity import pairs as pairs_module
+
+    monkeypatch.setattr(pairs_module, "BLOCK_ROWS", 7)  # several blocks
+    rng = np.random.default_rng(0)
+    vectors = rng.normal(size=(30, 8)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    found = candidate_pairs(vectors, 0.3, top_k)
+    full = vectors @ vectors.T
+    expected = set()
+    for i in range(30):
+        order = [j for j in np.argsort(-full[i]) if j != i]
+        for j in order if top_k is None else order[:top_k]:
+            if full[i, j] >= 0.3:
+                expected.add((min(i, j), max(i, j)))
+    assert set(found) == expected
+    assert all(abs(found[p] - full[p]) < 1e-5 for p in found)
+
+
+@needs_st
+def test_sentence_transformers_backend_loads_the_packaged_model_offline() -> None:
+    model_dir = locate_sentence_transformers_model(None)
+    backend = SentenceTransformersBackend(model_dir)
+    assert backend.weights_digest() == "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
+    vectors = backend.encode(["reset my password", "I forgot my password", "order a pizza"])
+    assert vectors.shape == (3, 384)
+    assert vectors[0] @ vectors[1] > vectors[0] @ vectors[2] + 0.2
+    assert choose_backend("auto").backend.name == "sentence-transformers"
+
+
+@needs_st
+def test_unloadable_model_falls_back_to_static_and_says_so(tmp_path: Path) -> None:
+    broken = tmp_path / "broken-model"
+    broken.mkdir()
+    (broken / "model.safetensors").write_bytes(b"\x00" * 64)
+    take_notices()
+    settings = {"embedding-backend": "sentence-transformers", "embedding-model": str(broken), "cache-dir": ""}
+    result = embed_module.embed_texts(["one text", "another text"], settings)
+    assert result.backend == "static"
+    assert result.notice and "cannot load" in result.notice and "static backend" in result.notice
+    assert take_notices() == [result.notice]

@@ -1,0 +1,122 @@
+"""SL502 on real embeddings: what is flagged, what is not, and the measured precision on labelled pairs."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from schemalint.rules.sl502_similar_descriptions import Options, SimilarDescriptions
+from schemalint.similarity.actions import are_opposite, split_identifier, tool_action
+from schemalint.similarity.backends import StaticBackend, sentence_transformers_installed
+from schemalint.testing import run_rule
+
+REPO = Path(__file__).resolve().parent.parent
+BACKENDS = ["static", pytest.param("sentence-transformers", marks=pytest.mark.skipif(
+    not sentence_transformers_installed(), reason="the `embeddings` extra is not installed"))]
+
+
+def _settings(backend: str, tmp_path: Path) -> dict[str, str]:
+    return {"embedding-backend": backend, "cache-dir": str(tmp_path)}
+
+
+def _tool(name: str, description: str, *params: str) -> dict:
+    return {
+        "name": name,
+        "description": description,
+        "parameters": {"type": "object", "properties": {p: {"type": "string"} for p in params}},
+    }
+
+
+WEATHER = _tool("get_current_weather", "Get the current weather conditions for a city: temperature, humidity and wind.", "city")
+WEATHER_TOO = _tool("fetch_outside_conditions", "Returns how warm, humid and windy it is right now at a given place.", "place")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_paraphrased_tools_are_reported_with_score_backend_and_sibling(backend: str, tmp_path: Path) -> None:
+    findings = run_rule(SimilarDescriptions(), [WEATHER, WEATHER_TOO], settings=_settings(backend, tmp_path))
+    assert len(findings) == 1
+    finding = findings[0]
+    assert finding.pointer == "/1/description"
+    assert finding.data["sibling"] == "get_current_weather"
+    assert finding.data["backend"] == backend
+    assert 0.5 <= finding.data["score"] <= 1.0
+    assert "get_current_weather" in finding.message and "when to use it" in finding.message
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(
+    "pair",
+    [
+        [_tool("lock_door", "Lock a smart door lock by its device ID."), _tool("unlock_door", "Unlock a smart door lock by its device ID.")],
+        [_tool("冻结银行卡", "冻结用户的银行卡，冻结后无法消费。", "card_id"), _tool("解冻银行卡", "解冻用户的银行卡，解冻后可以正常消费。", "card_id")],
+        [
+            _tool("search_docs", "Search product documentation. For incidents use search_incidents instead.", "query"),
+            _tool("search_incidents", "Search past production incidents. For how-to questions use search_docs.", "query"),
+        ],
+        [_tool("get_invoice", "Fetch one invoice with its line items. Read-only.", "invoice_id"), _tool("void_invoice", "Void an invoice so it can no longer be paid.", "invoice_id")],
+        [WEATHER, _tool("rotate_api_key", "Generate a new API key for a service account.", "account")],
+    ],
+    ids=["opposite", "opposite-zh", "bounded", "read-vs-write", "unrelated"],
+)
+def test_separable_tools_are_not_reported(pair: list[dict], backend: str, tmp_path: Path) -> None:
+    assert run_rule(SimilarDescriptions(), pair, settings=_settings(backend, tmp_path)) == []
+
+
+def test_threshold_zero_reports_every_pair(tmp_path: Path) -> None:
+    tools = [WEATHER, WEATHER_TOO, _tool("lock_door", "Lock a door."), _tool("no_description", "")]
+    findings = run_rule(SimilarDescriptions(Options(threshold=0)), tools, settings=_settings("static", tmp_path))
+    assert len(findings) == 3  # three described tools, three pairs
+    assert all(0.0 <= f.data["score"] <= 1.0 for f in findings)
+
+
+def test_fewer_than_two_described_tools_need_no_embeddings(tmp_path: Path) -> None:
+    assert run_rule(SimilarDescriptions(), [WEATHER], settings=_settings("static", tmp_path)) == []
+    assert not (tmp_path / "vectors").exists()
+
+
+def test_mixed_language_paraphrases_are_compared_by_name(tmp_path: Path) -> None:
+    tools = [
+        _tool("play_song", "Start playing a song on the user's speaker, by title or artist."),
+        _tool("start_music", "在用户绑定的智能音箱上播放指定的歌曲，可以按歌名或歌手查找。"),
+    ]
+    findings = run_rule(SimilarDescriptions(Options(threshold=0)), tools, settings=_settings("static", tmp_path))
+    names = StaticBackend().encode(["play song", "start music"])
+    texts = StaticBackend().encode([f"{' '.join(split_identifier(t['name']))}: {t['description']}" for t in tools])
+    name_cosine, text_cosine = float(names[0] @ names[1]), float(texts[0] @ texts[1])
+    assert name_cosine > text_cosine + 0.1
+    assert findings[0].data["cosine"] == pytest.approx(name_cosine, abs=1e-3)
+
+
+def test_action_extraction() -> None:
+    assert split_identifier("getMyOpenTickets") == ["get", "my", "open", "tickets"]
+    assert tool_action("git_log", "Show the commit history of a repository.").verb == "show"
+    assert tool_action("news_search", "Find recent news articles.").kind == "read"
+    assert tool_action("x", "查询订单的物流信息").verb == "查询"
+    assert are_opposite("follow", "unfollow") and are_opposite("订阅", "取消订阅") and are_opposite("encrypt", "decrypt")
+    assert not are_opposite("get", "fetch")
+
+
+def _eval_module():
+    spec = importlib.util.spec_from_file_location("eval_similarity", REPO / "benchmarks" / "eval_similarity.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["eval_similarity"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("set_name", ["held-out", "dev"])
+def test_labelled_pairs_meet_the_targets(backend: str, set_name: str) -> None:
+    evaluation = _eval_module()
+    path = evaluation.SETS[set_name]
+    if not path.is_file():
+        pytest.skip(f"{path} is not present (the dev set lives outside the project)")
+    model = next(b for b in evaluation.backends() if b.name == backend)
+    result = evaluation.evaluate(evaluation.load_pairs(path), model, Options().threshold)
+    assert result["auc"] >= 0.90
+    assert result["precision"] >= 0.85
+    assert result["recall"] >= 0.80
