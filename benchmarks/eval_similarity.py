@@ -21,13 +21,12 @@ sys.path.insert(0, str(ROOT))
 
 from schemalint.rules.sl502_similar_descriptions import Options  # noqa: E402
 from schemalint.similarity.backends import (  # noqa: E402
-    SentenceTransformersBackend,
     StaticBackend,
     locate_sentence_transformers_model,
+    sentence_transformers_backend,
     sentence_transformers_installed,
 )
 from schemalint.similarity.scoring import score_pair, tool_view  # noqa: E402
-
 
 
 def _dev_set() -> Path:
@@ -46,14 +45,14 @@ SETS = {
 
 
 def roc_auc(scores: list[float], labels: list[int]) -> float:
-    positives = [s for s, y in zip(scores, labels) if y]
-    negatives = [s for s, y in zip(scores, labels) if not y]
+    positives = [s for s, y in zip(scores, labels, strict=True) if y]
+    negatives = [s for s, y in zip(scores, labels, strict=True) if not y]
     wins = sum((p > n) + 0.5 * (p == n) for p in positives for n in negatives)
     return wins / (len(positives) * len(negatives))
 
 
 def precision_recall(scores: list[float], labels: list[int], threshold: float) -> tuple[float, float]:
-    flagged = [y for s, y in zip(scores, labels) if s >= threshold]
+    flagged = [y for s, y in zip(scores, labels, strict=True) if s >= threshold]
     true_positives = sum(flagged)
     precision = true_positives / len(flagged) if flagged else 1.0
     recall = true_positives / sum(labels) if sum(labels) else 1.0
@@ -64,21 +63,31 @@ def load_pairs(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def evaluate(pairs: list[dict], backend, threshold: float) -> dict:
+def evaluate(pairs: list[dict], backend, threshold: float, raw: bool = False) -> dict:
+    """Scores of every pair; `raw` also computes the plain description cosine for contrast."""
     views = [(tool_view(**_fields(p["a"])), tool_view(**_fields(p["b"]))) for p in pairs]
-    left = backend.encode([a.embedding_text() for a, _ in views])
-    right = backend.encode([b.embedding_text() for _, b in views])
-    raw_left = backend.encode([a.description for a, _ in views])
-    raw_right = backend.encode([b.description for _, b in views])
-    cosines = (left * right).sum(axis=1)
-    name_cosines = (backend.encode([a.name_text() for a, _ in views]) * backend.encode([b.name_text() for _, b in views])).sum(axis=1)
-    scored = [score_pair(a, b, float(c), backend.name, float(n)) for (a, b), c, n in zip(views, cosines, name_cosines)]
+    texts = sorted(
+        {t for a, b in views for v in (a, b) for t in (v.embedding_text(), v.name_text())}
+        | ({v.description for pair in views for v in pair} if raw else set())
+    )
+    vectors = dict(zip(texts, backend.encode(texts), strict=True))
+
+    def cosine(left: str, right: str) -> float:
+        return float(vectors[left] @ vectors[right])
+
+    scored = [
+        score_pair(
+            a, b, cosine(a.embedding_text(), b.embedding_text()), backend.name, cosine(a.name_text(), b.name_text())
+        )
+        for a, b in views
+    ]
     scores = [s.score for s in scored]
     labels = [int(p["label"]) for p in pairs]
     precision, recall = precision_recall(scores, labels, threshold)
+    raw_auc = roc_auc([cosine(a.description, b.description) for a, b in views], labels) if raw else None
     return {
         "auc": roc_auc(scores, labels),
-        "raw_auc": roc_auc([float(x) for x in (raw_left * raw_right).sum(axis=1)], labels),
+        "raw_auc": raw_auc,
         "precision": precision,
         "recall": recall,
         "scored": scored,
@@ -93,7 +102,7 @@ def _fields(tool: dict) -> dict:
 def backends() -> list:
     found: list = [StaticBackend()]
     if sentence_transformers_installed():
-        found.append(SentenceTransformersBackend(locate_sentence_transformers_model(None)))
+        found.append(sentence_transformers_backend(locate_sentence_transformers_model(None)))
     return found
 
 
@@ -113,7 +122,7 @@ def main() -> None:
                 print(f"{backend.name:22} {set_name:9} skipped ({path} not found)")
                 continue
             pairs = load_pairs(path)
-            result = evaluate(pairs, backend, args.threshold)
+            result = evaluate(pairs, backend, args.threshold, raw=args.raw)
             line = (
                 f"{backend.name:22} {set_name:9} n={len(pairs):3}  AUC {result['auc']:.3f}  "
                 f"precision {result['precision']:.3f}  recall {result['recall']:.3f}"
@@ -122,7 +131,7 @@ def main() -> None:
                 line += f"  (raw cosine AUC {result['raw_auc']:.3f})"
             print(line)
             if args.errors:
-                for pair, score, label in zip(pairs, result["scored"], result["labels"]):
+                for pair, score, label in zip(pairs, result["scored"], result["labels"], strict=True):
                     if (score.score >= args.threshold) != bool(label):
                         print(
                             f"    {pair['id']} label={label} {pair['kind']:26} score={score.score:.3f} "

@@ -240,6 +240,7 @@ def report_and_exit(
     fail_level = _fail_level(fail_on, result)
     fixable = sum(1 for d in result.diagnostics if d.fix is not None and d.fix.safe)
     reporter_output(result, outputs, quiet, statistics, fixable)
+    _print_backend_notices(result)
     failing = fail_level is not None and any(d.severity >= fail_level for d in result.diagnostics)
     sys.exit(EXIT_FINDINGS if failing else EXIT_CLEAN)
 
@@ -380,6 +381,15 @@ def _apply_baseline(path: Path, result: Any, quiet: bool) -> None:
             entries = "1 baseline entry is" if outcome.stale == 1 else f"{outcome.stale} baseline entries are"
             note += f"; {entries} fixed: rerun --write-baseline"
         click.echo(note + ".", err=True)
+
+
+def _print_backend_notices(result: Any) -> None:
+    """SL502 could not use the requested embedding backend: say so on stderr (each finding's data says it too)."""
+    from schemalint.similarity import take_notices
+
+    notices = take_notices() + [d.data["backend_notice"] for d in result.diagnostics if "backend_notice" in d.data]
+    for notice in dict.fromkeys(notices):
+        click.echo(f"schemalint: warning: {notice}", err=True)
 
 
 def _fail_level(cli_value: str | None, result: Any) -> Severity | None:

@@ -69,9 +69,7 @@ def distill_into(out_dir: Path) -> dict[str, str]:
 
     from model2vec.distill import distill
 
-    model = distill(
-        model_name=str(source_model_dir()), pca_dims=PCA_DIMS, quantize_to=QUANTIZE_TO, device="cpu"
-    )
+    model = distill(model_name=str(source_model_dir()), pca_dims=PCA_DIMS, quantize_to=QUANTIZE_TO, device="cpu")
     with tempfile.TemporaryDirectory() as raw:
         model.save_pretrained(raw)
         out_dir.mkdir(parents=True, exist_ok=True)

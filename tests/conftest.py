@@ -18,3 +18,9 @@ def corpus() -> Path:
     if not CORPUS.is_dir():
         pytest.skip("../shared/corpus is not present on this machine")
     return CORPUS
+
+
+@pytest.fixture(autouse=True)
+def _static_embeddings_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SL502 runs on every lint; tests use the fast static backend unless they configure another."""
+    monkeypatch.setenv("SCHEMALINT_EMBEDDING_BACKEND", "static")

@@ -14,8 +14,15 @@ from schemalint.similarity.backends import StaticBackend, sentence_transformers_
 from schemalint.testing import run_rule
 
 REPO = Path(__file__).resolve().parent.parent
-BACKENDS = ["static", pytest.param("sentence-transformers", marks=pytest.mark.skipif(
-    not sentence_transformers_installed(), reason="the `embeddings` extra is not installed"))]
+BACKENDS = [
+    "static",
+    pytest.param(
+        "sentence-transformers",
+        marks=pytest.mark.skipif(
+            not sentence_transformers_installed(), reason="the `embeddings` extra is not installed"
+        ),
+    ),
+]
 
 
 def _settings(backend: str, tmp_path: Path) -> dict[str, str]:
@@ -30,8 +37,12 @@ def _tool(name: str, description: str, *params: str) -> dict:
     }
 
 
-WEATHER = _tool("get_current_weather", "Get the current weather conditions for a city: temperature, humidity and wind.", "city")
-WEATHER_TOO = _tool("fetch_outside_conditions", "Returns how warm, humid and windy it is right now at a given place.", "place")
+WEATHER = _tool(
+    "get_current_weather", "Get the current weather conditions for a city: temperature, humidity and wind.", "city"
+)
+WEATHER_TOO = _tool(
+    "fetch_outside_conditions", "Returns how warm, humid and windy it is right now at a given place.", "place"
+)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -50,13 +61,24 @@ def test_paraphrased_tools_are_reported_with_score_backend_and_sibling(backend: 
 @pytest.mark.parametrize(
     "pair",
     [
-        [_tool("lock_door", "Lock a smart door lock by its device ID."), _tool("unlock_door", "Unlock a smart door lock by its device ID.")],
-        [_tool("冻结银行卡", "冻结用户的银行卡，冻结后无法消费。", "card_id"), _tool("解冻银行卡", "解冻用户的银行卡，解冻后可以正常消费。", "card_id")],
+        [
+            _tool("lock_door", "Lock a smart door lock by its device ID."),
+            _tool("unlock_door", "Unlock a smart door lock by its device ID."),
+        ],
+        [
+            _tool("冻结银行卡", "冻结用户的银行卡，冻结后无法消费。", "card_id"),
+            _tool("解冻银行卡", "解冻用户的银行卡，解冻后可以正常消费。", "card_id"),
+        ],
         [
             _tool("search_docs", "Search product documentation. For incidents use search_incidents instead.", "query"),
-            _tool("search_incidents", "Search past production incidents. For how-to questions use search_docs.", "query"),
+            _tool(
+                "search_incidents", "Search past production incidents. For how-to questions use search_docs.", "query"
+            ),
         ],
-        [_tool("get_invoice", "Fetch one invoice with its line items. Read-only.", "invoice_id"), _tool("void_invoice", "Void an invoice so it can no longer be paid.", "invoice_id")],
+        [
+            _tool("get_invoice", "Fetch one invoice with its line items. Read-only.", "invoice_id"),
+            _tool("void_invoice", "Void an invoice so it can no longer be paid.", "invoice_id"),
+        ],
         [WEATHER, _tool("rotate_api_key", "Generate a new API key for a service account.", "account")],
     ],
     ids=["opposite", "opposite-zh", "bounded", "read-vs-write", "unrelated"],
@@ -95,7 +117,9 @@ def test_action_extraction() -> None:
     assert tool_action("git_log", "Show the commit history of a repository.").verb == "show"
     assert tool_action("news_search", "Find recent news articles.").kind == "read"
     assert tool_action("x", "查询订单的物流信息").verb == "查询"
-    assert are_opposite("follow", "unfollow") and are_opposite("订阅", "取消订阅") and are_opposite("encrypt", "decrypt")
+    assert (
+        are_opposite("follow", "unfollow") and are_opposite("订阅", "取消订阅") and are_opposite("encrypt", "decrypt")
+    )
     assert not are_opposite("get", "fetch")
 
 
@@ -120,3 +144,25 @@ def test_labelled_pairs_meet_the_targets(backend: str, set_name: str) -> None:
     assert result["auc"] >= 0.90
     assert result["precision"] >= 0.85
     assert result["recall"] >= 0.80
+
+
+def test_cli_json_output_and_backend_fallback_notice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from schemalint.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "tools.json").write_text(json.dumps([WEATHER, WEATHER_TOO]), encoding="utf-8")
+    (tmp_path / ".schemalint.toml").write_text(
+        'embedding-backend = "sentence-transformers"\nembedding-model = "no-such/model"\n', encoding="utf-8"
+    )
+    result = CliRunner().invoke(main, ["check", "tools.json", "--select", "SL502", "--output-format", "json"])
+    assert result.exit_code == 0, result.output
+    assert "schemalint: warning: embedding model 'no-such/model' is not available offline" in result.stderr
+    (finding,) = json.loads(result.stdout)
+    assert finding["code"] == "SL502" and finding["data"]["backend"] == "static"
+    assert finding["data"]["sibling"] == "get_current_weather"
+    assert "using the static backend" in finding["data"]["backend_notice"]
+    assert (tmp_path / ".schemalint_cache" / ".gitignore").is_file()

@@ -84,6 +84,7 @@ def _normalise_rows(matrix: np.ndarray) -> np.ndarray:
 
 class StaticBackend:
     name = "static"
+    _shared_models: dict[Path, object] = {}  # noqa: RUF012 (a per-process model memo, not configuration)
 
     def __init__(self, model_dir: Path = STATIC_MODEL_DIR) -> None:
         self.model_dir = model_dir
@@ -95,9 +96,11 @@ class StaticBackend:
 
     def encode(self, texts: list[str]) -> np.ndarray:
         if self._model is None:
-            from model2vec import StaticModel
+            if self.model_dir not in self._shared_models:
+                from model2vec import StaticModel
 
-            self._model = StaticModel.from_pretrained(str(self.model_dir))
+                self._shared_models[self.model_dir] = StaticModel.from_pretrained(str(self.model_dir))
+            self._model = self._shared_models[self.model_dir]
         vectors = self._model.encode(texts, show_progress_bar=False)  # type: ignore[attr-defined]
         return _normalise_rows(vectors)
 
@@ -188,11 +191,16 @@ class SentenceTransformersBackend:
         os.environ["HF_HUB_OFFLINE"] = "1"  # never reach for a hub: resolution above is offline
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
         os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
         try:
-            # transformers prints a load report on stdout; stdout may carry JSON output, so divert it
+            # transformers prints a load report on stdout and progress bars on stderr; stdout may carry
+            # JSON output and stderr is the user's terminal, so both are kept quiet while loading
             with contextlib.redirect_stdout(sys.stderr):
                 from sentence_transformers import SentenceTransformer
+                from transformers.utils import logging as transformers_logging
 
+                transformers_logging.disable_progress_bar()
+                transformers_logging.set_verbosity_error()
                 self._model = SentenceTransformer(str(self.model_dir), device="cpu")
         except Exception as error:  # ImportError, OSError, torch errors: all mean "cannot use it"
             raise ModelUnavailable(
@@ -208,6 +216,17 @@ class SentenceTransformersBackend:
         return _normalise_rows(vectors)
 
 
+_loaded_backends: dict[Path, SentenceTransformersBackend] = {}
+
+
+def sentence_transformers_backend(model_dir: Path) -> SentenceTransformersBackend:
+    """One backend per model folder and process, so the model loads once however many sets are linted."""
+    key = model_dir.resolve()
+    if key not in _loaded_backends:
+        _loaded_backends[key] = SentenceTransformersBackend(key)
+    return _loaded_backends[key]
+
+
 @dataclass
 class BackendChoice:
     backend: EmbeddingBackend
@@ -216,7 +235,9 @@ class BackendChoice:
 
 
 def sentence_transformers_installed() -> bool:
-    return importlib.util.find_spec("sentence_transformers") is not None and importlib.util.find_spec("torch") is not None
+    return (
+        importlib.util.find_spec("sentence_transformers") is not None and importlib.util.find_spec("torch") is not None
+    )
 
 
 def choose_backend(requested: str = "auto", model: str | None = None) -> BackendChoice:
@@ -244,6 +265,6 @@ def choose_backend(requested: str = "auto", model: str | None = None) -> Backend
             f"using the static backend. To fix: {_INSTALL_HINT}",
         )
     try:
-        return BackendChoice(SentenceTransformersBackend(locate_sentence_transformers_model(model)))
+        return BackendChoice(sentence_transformers_backend(locate_sentence_transformers_model(model)))
     except ModelUnavailable as error:
         return BackendChoice(StaticBackend(), f"{error}; using the static backend")

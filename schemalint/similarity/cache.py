@@ -113,4 +113,6 @@ class VectorCache:
         self._write_shard(self.folder / "merged.tmpnpz", keys, self._matrix[rows])
         for shard in shards:
             shard.unlink(missing_ok=True)
-        os.replace(self.folder / "merged.tmpnpz", self.folder / (hashlib.sha256(keys.tobytes()).hexdigest()[:20] + ".npz"))
+        os.replace(
+            self.folder / "merged.tmpnpz", self.folder / (hashlib.sha256(keys.tobytes()).hexdigest()[:20] + ".npz")
+        )

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from schemalint.similarity.embed import embed_texts
 from schemalint.similarity.scoring import CALIBRATION, PARAMETER_BONUS, PairScore, score_pair, tool_view

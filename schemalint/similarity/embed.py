@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 
 from schemalint.similarity.backends import (
     BackendChoice,
@@ -43,8 +45,15 @@ class Embeddings:
     computed: int
 
 
+#: environment variable that picks the backend when the config leaves `embedding-backend` at `auto`
+BACKEND_ENV = "SCHEMALINT_EMBEDDING_BACKEND"
+
+
 def settings_backend(settings: Mapping[str, Any]) -> BackendChoice:
-    return choose_backend(str(settings.get("embedding-backend") or "auto"), settings.get("embedding-model") or None)
+    requested = str(settings.get("embedding-backend") or "auto")
+    if requested == "auto" and os.environ.get(BACKEND_ENV):
+        requested = os.environ[BACKEND_ENV]
+    return choose_backend(requested, settings.get("embedding-model") or None)
 
 
 def settings_cache_dir(settings: Mapping[str, Any]) -> Path | None:

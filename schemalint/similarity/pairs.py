@@ -34,7 +34,7 @@ def candidate_pairs(vectors: np.ndarray, floor: float, top_k: int | None) -> dic
         else:
             hits = np.nonzero(block >= floor)
             lefts, rights, cosines = hits[0] + start, hits[1], block[hits]
-        for left, right, cosine in zip(lefts.tolist(), rights.tolist(), cosines.tolist()):
+        for left, right, cosine in zip(lefts.tolist(), rights.tolist(), cosines.tolist(), strict=True):
             key = (left, right) if left < right else (right, left)
             pairs[key] = cosine
     return pairs

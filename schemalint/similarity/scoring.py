@@ -20,8 +20,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from schemalint.similarity.actions import Action, action_affinity, split_identifier, tool_action
 
