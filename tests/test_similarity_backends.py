@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import subprocess
 import sys
@@ -64,6 +65,7 @@ def test_cache_ignores_corrupt_shards_and_compacts(tmp_path: Path) -> None:
     folder = tmp_path / "vectors" / "m"
     folder.mkdir(parents=True)
     (folder / "broken.npz").write_bytes(b"not a zip")
+    np.savez(folder / "old-format.npz", keys=np.array([b"\xa3" * 16], dtype="S16"), vectors=np.ones((1, 3)))
     cache = VectorCache(tmp_path, "m")
     for i in range(20):
         cache.store([text_key(str(i))], np.full((1, 3), i, dtype=np.float32))
@@ -154,3 +156,30 @@ def test_unloadable_model_falls_back_to_static_and_says_so(tmp_path: Path) -> No
     assert result.backend == "static"
     assert result.notice and "cannot load" in result.notice and "static backend" in result.notice
     assert take_notices() == [result.notice]
+
+
+def test_cache_keeps_keys_that_end_in_a_zero_byte(tmp_path: Path) -> None:
+    # numpy's fixed-width bytes arrays strip trailing NULs; keys must survive a round trip whatever they are
+    texts = [f"text {i}" for i in range(2000)]
+    keys = [text_key(t) for t in texts]
+    VectorCache(tmp_path, "m").store(keys, np.ones((len(keys), 2), dtype=np.float32))
+    found, _ = VectorCache(tmp_path, "m").lookup(keys)
+    assert len(found) == len(keys)
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("tty", [True, False])
+def test_progress_bar_only_on_a_terminal_and_for_many_texts(
+    tty: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stream = _Terminal() if tty else io.StringIO()
+    monkeypatch.setattr(sys, "stderr", stream)
+    settings = {"embedding-backend": "static", "cache-dir": str(tmp_path)}
+    embed_texts([f"tool number {i}" for i in range(10)], settings)
+    assert stream.getvalue() == ""  # few texts: no bar
+    embed_texts([f"another tool {i}" for i in range(embed_module.PROGRESS_MIN_TEXTS + 1)], settings)
+    assert ("embedding descriptions (static) 301/301" in stream.getvalue()) is tty

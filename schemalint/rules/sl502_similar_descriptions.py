@@ -25,7 +25,8 @@ class SimilarDescriptions(ToolSetRule):
 
     The score is not raw embedding cosine, which rates `create_invoice` and `delete_invoice` as
     near-duplicates. It is `semantic x action x boundary`:
-    - semantic: cosine of the embeddings of "name words: description", calibrated per backend so
+    - semantic: cosine of the embeddings of "name words: description" (boundary sentences such as
+      "Not for X; use y" left out: they describe other tools), calibrated per backend so
       the threshold means the same with either model (plus up to 0.1 when the parameter names
       overlap); for a Chinese/English pair, the cosine of the names alone when that is higher;
     - action: 1 for the same kind of action (two reads, two creates), lower for different kinds
@@ -91,6 +92,7 @@ class SimilarDescriptions(ToolSetRule):
                 "backend": result.backend,
                 "sibling": earlier.display_name,
                 "sibling_pointer": earlier.pointer,
+                "path": later.path,
             }
             if result.notice:
                 data["backend_notice"] = result.notice

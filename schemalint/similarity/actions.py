@@ -117,17 +117,28 @@ def _opposite_pairs() -> frozenset[frozenset[str]]:
 
 OPPOSITES = _opposite_pairs()
 _EN_INDEX = {verb: kind for kind, verbs in _EN_VERBS.items() for verb in verbs}
+#: every English verb the lexicon knows
+VERBS = frozenset(_EN_INDEX)
 #: longest first, so 取消订阅 wins over 取消 and 订阅
 _ZH_ORDERED = sorted(((verb, kind) for kind, verbs in _ZH_VERBS.items() for verb in verbs), key=lambda p: -len(p[0]))
 _ZH_NEGATED = re.compile(r"(取消|解除)([\u4e00-\u9fff]{2})")
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
+_CAMEL = re.compile(r"([a-z0-9])([A-Z])")
+_ACRONYM = re.compile(r"([A-Z]+)([A-Z][a-z])")
+_SEPARATORS = re.compile(r"[^A-Za-z0-9]+")
+
+
+@lru_cache(maxsize=65536)
+def _split(name: str) -> tuple[str, ...]:
+    spaced = _ACRONYM.sub(r"\1 \2", _CAMEL.sub(r"\1 \2", name))
+    return tuple(w for w in _SEPARATORS.split(spaced.lower()) if w)
+
+
 def split_identifier(name: str) -> list[str]:
     """`getMyOpenTickets` / `get_my-open.tickets` -> ["get", "my", "open", "tickets"]."""
-    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
-    spaced = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1 \2", spaced)
-    return [w for w in re.split(r"[^A-Za-z0-9]+", spaced.lower()) if w]
+    return list(_split(name))
 
 
 def _stem(word: str) -> str:

@@ -1,6 +1,6 @@
 """On-disk vector cache: `<cache-dir>/vectors/<backend>-<weights sha256[:16]>/<shard>.npz`.
 
-Each vector is keyed by the first 16 bytes of the sha256 of its text, inside a folder keyed by the
+Each vector is keyed by the first 128 bits of the sha256 of its text, inside a folder keyed by the
 model's weights hash, so a changed model never serves stale vectors. New vectors are appended as a
 new shard (written to a temp file, then renamed, so a crash never leaves a torn shard); shards are
 merged once there are many. The cache folder gets its own `.gitignore` (`*`). Any I/O error just
@@ -22,8 +22,9 @@ DEFAULT_CACHE_DIR = ".schemalint_cache"
 _MAX_SHARDS = 16
 
 
-def text_key(text: str) -> bytes:
-    return hashlib.sha256(text.encode("utf-8")).digest()[:16]
+def text_key(text: str) -> str:
+    """The first 128 bits of the text's sha256, as hex (numpy's fixed-width bytes would drop trailing NULs)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
 def ensure_cache_dir(cache_dir: Path) -> None:
@@ -37,7 +38,7 @@ class VectorCache:
     def __init__(self, cache_dir: Path | None, model_key: str) -> None:
         self.cache_dir = cache_dir
         self.folder = None if cache_dir is None else cache_dir / "vectors" / model_key
-        self._rows: dict[bytes, int] | None = None
+        self._rows: dict[str, int] | None = None
         self._matrix: np.ndarray | None = None
 
     def _load(self) -> None:
@@ -51,17 +52,22 @@ class VectorCache:
         for shard in sorted(self.folder.glob("*.npz")):
             try:
                 with np.load(shard, allow_pickle=False) as data:
-                    keys.append(data["keys"])
-                    blocks.append(data["vectors"])
-            except (OSError, ValueError, KeyError):
+                    shard_keys, vectors = data["keys"], data["vectors"]
+            except (OSError, ValueError, KeyError, EOFError):
                 continue  # a corrupt or foreign file: ignore it, the vectors get recomputed
+            if shard_keys.dtype != np.dtype("U32") or vectors.ndim != 2 or len(vectors) != len(shard_keys):
+                continue  # another format (an older schemalint): ignore it
+            if blocks and vectors.shape[1] != blocks[0].shape[1]:
+                continue
+            keys.append(shard_keys)
+            blocks.append(vectors)
         if not blocks:
             return
         self._matrix = np.concatenate(blocks).astype(np.float32, copy=False)
         for row, key in enumerate(np.concatenate(keys).tolist()):
             self._rows[key] = row
 
-    def lookup(self, keys: list[bytes]) -> tuple[list[int], np.ndarray | None]:
+    def lookup(self, keys: list[str]) -> tuple[list[int], np.ndarray | None]:
         """Positions in `keys` that are cached, and their vectors in that order."""
         if self._rows is None:
             self._load()
@@ -71,7 +77,7 @@ class VectorCache:
             return [], None
         return found, self._matrix[[self._rows[keys[i]] for i in found]]
 
-    def store(self, keys: list[bytes], vectors: np.ndarray) -> None:
+    def store(self, keys: list[str], vectors: np.ndarray) -> None:
         if self.folder is None or not keys or self.cache_dir is None:
             return
         import numpy as np
@@ -79,7 +85,7 @@ class VectorCache:
         try:
             ensure_cache_dir(self.cache_dir)
             self.folder.mkdir(parents=True, exist_ok=True)
-            key_array = np.array(keys, dtype="S16")
+            key_array = np.array(keys, dtype="U32")
             name = hashlib.sha256(key_array.tobytes()).hexdigest()[:20] + ".npz"
             self._write_shard(self.folder / name, key_array, vectors.astype(np.float32))
             shards = sorted(self.folder.glob("*.npz"))
@@ -108,7 +114,7 @@ class VectorCache:
         assert self._rows is not None
         if self._matrix is None or self.folder is None:
             return
-        keys = np.array(list(self._rows), dtype="S16")
+        keys = np.array(list(self._rows), dtype="U32")
         rows = np.array(list(self._rows.values()))
         self._write_shard(self.folder / "merged.tmpnpz", keys, self._matrix[rows])
         for shard in shards:

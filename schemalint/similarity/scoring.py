@@ -2,7 +2,8 @@
 
     score = semantic * action * boundary
 
-- `semantic`: the cosine of the two tools' embeddings (name words + description), calibrated per
+- `semantic`: the cosine of the two tools' embeddings (name words + description, minus the
+  description's boundary sentences, which talk about other tools), calibrated per
   backend to [0, 1] by a linear map between a typical unrelated-pair cosine (0) and a typical
   paraphrase cosine (1), so one threshold means the same for both backends.
 - `action` (actions.py): 1.0 for the same kind of action, lower for different kinds (a read against
@@ -22,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from schemalint.similarity.actions import Action, action_affinity, split_identifier, tool_action
@@ -37,6 +39,8 @@ NAMES_SIBLING = 0.15
 HAS_EXCLUSION = 0.55
 PARAMETER_BONUS = 0.1
 
+_SENTENCE_END = re.compile(r"(?<=[.!?。；;！？])\s*")
+_IDENTIFIER = re.compile(r"[\w\-]+(?:\.[\w\-]+)*")
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _EXCLUSION = re.compile(
     r"\b(do not use|don't use|never use|not for|not to be used|use only|only use|only for|instead use|"
@@ -47,17 +51,26 @@ _EXCLUSION = re.compile(
 
 @dataclass(frozen=True)
 class ToolView:
-    """What scoring needs of a tool, detached from the model classes."""
+    """What scoring needs of a tool, detached from the model classes (derived facts computed once)."""
 
     name: str
     description: str
     parameter_names: frozenset[str]
 
-    @property
+    @cached_property
     def action(self) -> Action:
         return tool_action(self.name, self.description)
 
-    @property
+    @cached_property
+    def identifiers(self) -> frozenset[str]:
+        """Identifier-like words of the description (`get_weather_history`, `weather.now`)."""
+        return frozenset(_IDENTIFIER.findall(self.description))
+
+    @cached_property
+    def has_exclusion(self) -> bool:
+        return _EXCLUSION.search(self.description) is not None
+
+    @cached_property
     def is_cjk(self) -> bool:
         """Whether the description is written in Chinese/Japanese (then an English-trained model only
         compares it well with other CJK descriptions)."""
@@ -67,9 +80,18 @@ class ToolView:
         return " ".join(split_identifier(self.name))
 
     def embedding_text(self) -> str:
-        """Name words then description: names carry the action and keep mixed-language pairs comparable."""
+        """Name words, then the description without its boundary sentences ("Not for X; use y"): names
+        carry the action and keep mixed-language pairs comparable, and boundary sentences talk about
+        the *other* tools, which would pull siblings together (the boundary factor weighs them)."""
         words = " ".join(split_identifier(self.name))
-        return f"{words}: {self.description}" if words else self.description
+        description = _without_boundary_sentences(self.description)
+        return f"{words}: {description}" if words else description
+
+
+def _without_boundary_sentences(description: str) -> str:
+    sentences = [s for s in _SENTENCE_END.split(description) if s.strip()]
+    kept = [s for s in sentences if not _EXCLUSION.search(s)]
+    return " ".join(kept) if kept else description
 
 
 def tool_view(name: str | None, description: str | None, parameters: Any) -> ToolView:
@@ -84,16 +106,14 @@ def calibrate(cosine: float, backend: str) -> float:
     return min(1.0, max(0.0, (cosine - low) / (high - low)))
 
 
-def _mentions(description: str, name: str) -> bool:
-    if not name or len(name) < 3:
-        return False
-    return re.search(r"(?<![A-Za-z0-9_])" + re.escape(name) + r"(?![A-Za-z0-9_])", description) is not None
+def _mentions(view: ToolView, name: str) -> bool:
+    return len(name) >= 3 and name in view.identifiers
 
 
 def boundary_factor(a: ToolView, b: ToolView) -> float:
-    if _mentions(a.description, b.name) or _mentions(b.description, a.name):
+    if _mentions(a, b.name) or _mentions(b, a.name):
         return NAMES_SIBLING
-    if _EXCLUSION.search(a.description) or _EXCLUSION.search(b.description):
+    if a.has_exclusion or b.has_exclusion:
         return HAS_EXCLUSION
     return 1.0
 

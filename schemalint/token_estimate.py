@@ -1,0 +1,72 @@
+"""How many tokens a tool definition costs in the model's context, estimated offline (SL503).
+
+No tokenizer of the models that read tool definitions ships offline (tiktoken downloads its tables
+on first use; Anthropic's and Gemini's are not published), and the embedding model's WordPiece
+vocabulary is a different tokenizer, so this is a documented heuristic, CJK-aware:
+
+- each CJK ideograph, kana or hangul syllable: 1 token (current BPE vocabularies give 0.7 to 1.5);
+- each run of Latin letters: 1 token per 8 letters, at least 1 (common words are one token);
+- each run of digits: 1 token per 3 digits;
+- each run of other non-space symbols (JSON punctuation): 1 token per 2 characters;
+- whitespace: free (merged into the next token);
+- plus PER_TOOL_OVERHEAD tokens per tool for the provider's own framing of each definition.
+
+Texts over SAMPLE_CHARS characters (hostile or generated files) are measured on their first
+SAMPLE_CHARS characters and scaled by length, so the estimate stays linear and fast.
+
+The definition is measured as compact JSON of what the provider sends: name, description and the
+parameters schema.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+PER_TOOL_OVERHEAD = 8
+_PIECES = re.compile(
+    r"(?P<cjk>[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff])"
+    r"|(?P<word>[^\W\d_]+)"
+    r"|(?P<digits>\d+)"
+    r"|(?P<space>\s+)"
+    r"|(?P<symbols>[^\w\s\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+|_+)"
+)
+
+
+#: longer texts are measured on a prefix of this many characters and scaled by length
+SAMPLE_CHARS = 200_000
+
+
+def estimate_text_tokens(text: str) -> int:
+    if len(text) > SAMPLE_CHARS:
+        return math.ceil(estimate_text_tokens(text[:SAMPLE_CHARS]) * len(text) / SAMPLE_CHARS)
+    total = 0
+    for match in _PIECES.finditer(text):
+        kind, piece = match.lastgroup, match.group()
+        if kind == "cjk":
+            total += 1
+        elif kind == "word":
+            total += max(1, math.ceil(len(piece) / 8))
+        elif kind == "digits":
+            total += math.ceil(len(piece) / 3)
+        elif kind == "symbols":
+            total += math.ceil(len(piece) / 2)
+    return total
+
+
+def estimate_tool_tokens(name: str | None, description: str | None, parameters: Any) -> int:
+    """Tokens of the compact JSON {"name", "description", "parameters"}, measured part by part (no copy
+    of a huge description is made)."""
+    schema = json.dumps(parameters or {}, ensure_ascii=False, separators=(",", ":"), default=str)
+    return (
+        _FRAMING_TOKENS
+        + estimate_text_tokens(name or "")
+        + estimate_text_tokens(description or "")
+        + estimate_text_tokens(schema)
+        + PER_TOOL_OVERHEAD
+    )
+
+
+_FRAMING_TOKENS = estimate_text_tokens('{"name":"","description":"","parameters":}')
