@@ -598,6 +598,19 @@ def test_yaml_parse_error_position():
     assert "flow sequence" in error.message
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("%YAML 1.3\n---\na: 1\n", "version"), ("%YAML 2.0\n---\na: 1\n", "version"), ("...\n", "document end")],
+)
+def test_yaml_odd_streams_are_load_errors(text, expected):
+    assert expected in load_error(load_yaml, text).message
+
+
+def test_yaml_unknown_directive_and_version_11_still_use_the_core_schema():
+    assert load_yaml("%FOO bar\n---\na: 1\n", "f").data == {"a": 1}
+    assert load_yaml("%YAML 1.1\n---\na: yes\n", "f").data == {"a": "yes"}
+
+
 def test_yaml_control_character():
     error = load_error(load_yaml, "a: b\x01\n")
     assert (error.line, error.column) == (1, 5)

@@ -779,6 +779,8 @@ def load_yaml(text: str, path: str) -> Document:
         raise LoadError(_one_line(str(error))) from None
     except RecursionError:
         raise LoadError(f"nesting too deep to parse (limit {MAX_DEPTH} levels)") from None
+    except Exception as error:  # ruamel's own checks (e.g. an assert on `%YAML 1.3`): never a traceback
+        raise LoadError(_one_line(f"cannot parse YAML: {error or type(error).__name__}")) from None
     if not builder.has_document:
         raise LoadError("empty file (no YAML document)")
     return Document(path=path, text=text, data=data, format="yaml", positions=OffsetPositions(text, builder.spans.get))
