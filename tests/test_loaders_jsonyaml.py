@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from schemalint.loaders import LoadError
@@ -285,11 +285,16 @@ def test_json_offsets_cover_every_value_property(data, indent, ensure_ascii):
 @given(JSON_VALUES.filter(lambda value: value is not None), st.sampled_from([False, True]))
 def test_yaml_round_trip_and_every_value_located_property(data, flow):
     from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
 
     dumper = YAML(typ="safe", pure=True)
     dumper.default_flow_style = flow
     stream = io.StringIO()
     dumper.dump(data, stream)
+    try:  # ruamel's emitter writes some strings its own loader reads back differently or not at all
+        assume(YAML(typ="safe", pure=True).load(stream.getvalue()) == data)  # `{:0: null}`, a raw NEL
+    except YAMLError:
+        assume(False)
     document = load_yaml(stream.getvalue(), "f")
     assert document.data == data
     pending: list[tuple[str, object]] = [("", data)]
