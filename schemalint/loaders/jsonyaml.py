@@ -189,10 +189,10 @@ def _shorten(text: str, limit: int = 24) -> str:
 
 _JSON_NON_FINITE = ("NaN", "Infinity", "-Infinity")
 _JSON_WORDS = ("true", "false", "null")
-#: one token per match: 1 = a key (string followed by ':'), 2 = a string value, 3 = '{' or '[',
-#: 4 = '}' or ']', 5 = a number or literal. Commas, colons and whitespace are skipped by the search.
-# One string alternative with an optional colon: a key-or-value choice between two string
-# alternatives backtracks through every character of a long string value (seconds for 10 MB).
+#: one token per match, by `lastindex`: 1 = a string value, 2 = a key (the string, group 1, has a
+#: ':' after it), 3 = '{' or '[', 4 = '}' or ']', 5 = a number or literal. Commas, colons and
+#: whitespace are skipped by the search. One string alternative with an optional colon: a choice
+#: between two string alternatives backtracks through every character of a long string value.
 _JSON_TOKEN = re.compile(
     r'("[^"\\]*(?:\\.[^"\\]*)*")(\s*:)?'
     r"|([{\[])"
