@@ -54,38 +54,66 @@ class FixError(Exception):
 
 def apply_operations(data: JSON, operations: Iterable[PatchOperation]) -> JSON:
     """A copy of `data` with the operations applied (RFC 6902 add, replace, remove)."""
-    result = copy.deepcopy(data)
-    for operation in operations:
-        tokens = split_pointer(operation.path)
-        value = copy.deepcopy(operation.value)
-        if not tokens:
-            if operation.op == "remove":
-                raise FixError("cannot remove the whole document")
-            result = value
-            continue
-        container: Any = result
-        for token in tokens[:-1]:
-            container = _child(container, token, operation.path)
-        last = tokens[-1]
-        if isinstance(container, dict):
-            if operation.op != "add" and last not in container:
-                raise FixError(f"{operation.path} does not exist")
-            if operation.op == "remove":
-                del container[last]
-            else:
-                container[last] = value
-        elif isinstance(container, list):
-            size = len(container) + (1 if operation.op == "add" else 0)
-            index = size - 1 if last == "-" and operation.op == "add" else _index(last, size, operation.path)
-            if operation.op == "add":
-                container.insert(index, value)
-            elif operation.op == "replace":
-                container[index] = value
-            else:
-                del container[index]
+    return apply_in_place(copy.deepcopy(data), operations)
+
+
+def apply_in_place(data: JSON, operations: Iterable[PatchOperation]) -> JSON:
+    """Apply the operations to `data` itself and return the new root. All or nothing: when one
+    operation fails, the ones before it are undone and FixError is raised."""
+    undo: list[Callable[[], None]] = []
+    root = data
+    try:
+        for operation in operations:
+            root = _apply_one(root, operation, undo)
+    except FixError:
+        for step in reversed(undo):
+            step()
+        raise
+    return root
+
+
+def _apply_one(root: JSON, operation: PatchOperation, undo: list[Callable[[], None]]) -> JSON:
+    tokens = split_pointer(operation.path)
+    value = copy.deepcopy(operation.value)
+    if not tokens:
+        if operation.op == "remove":
+            raise FixError("cannot remove the whole document")
+        return value
+    container: Any = root
+    for token in tokens[:-1]:
+        container = _child(container, token, operation.path)
+    last = tokens[-1]
+    if isinstance(container, dict):
+        if operation.op != "add" and last not in container:
+            raise FixError(f"{operation.path} does not exist")
+        if operation.op == "remove":  # restoring must restore the key's place too
+            items = list(container.items())
+            undo.append(lambda: (container.clear(), container.update(items)))
+        elif last in container:
+            previous = container[last]
+            undo.append(lambda: container.__setitem__(last, previous))
         else:
-            raise FixError(f"{operation.path}: the parent is not an object or array")
-    return result
+            undo.append(lambda: container.pop(last, None))
+        if operation.op == "remove":
+            del container[last]
+        else:
+            container[last] = value
+    elif isinstance(container, list):
+        size = len(container) + (1 if operation.op == "add" else 0)
+        index = size - 1 if last == "-" and operation.op == "add" else _index(last, size, operation.path)
+        if operation.op == "add":
+            container.insert(index, value)
+            undo.append(lambda: container.pop(index))
+        elif operation.op == "replace":
+            previous = container[index]
+            container[index] = value
+            undo.append(lambda: container.__setitem__(index, previous))
+        else:
+            previous = container.pop(index)
+            undo.append(lambda: container.insert(index, previous))
+    else:
+        raise FixError(f"{operation.path}: the parent is not an object or array")
+    return root
 
 
 def _child(container: Any, token: str, path: str) -> Any:
@@ -564,10 +592,10 @@ def plan_file(document: Document, diagnostics: Sequence[Diagnostic], unsafe: boo
     current = document
     seen = {document.text}
     for _ in range(MAX_PASSES):
-        new_data = current.data
+        new_data = copy.deepcopy(current.data)  # once per pass; each fix applies in place, all or nothing
         for fix in choose_fixes(fixes, current.data):
             try:
-                new_data = apply_operations(new_data, fix.operations)
+                new_data = apply_in_place(new_data, fix.operations)
             except FixError:
                 continue
             plan.fixed += 1

@@ -112,6 +112,14 @@ def test_patch_errors() -> None:
         apply_operations({"a": 1}, [add("/a/b", 1)])
 
 
+def test_a_failing_fix_is_undone_entirely() -> None:
+    data = {"a": 1, "b": [1, 2], "c": {"d": 1}}
+    operations = [remove("/a"), add("/b/0", 0), PatchOperation("replace", "/c/d", 2), add("/missing/x", 1)]
+    with pytest.raises(FixError):
+        fixes.apply_in_place(data, operations)
+    assert data == {"a": 1, "b": [1, 2], "c": {"d": 1}} and list(data) == ["a", "b", "c"]
+
+
 def test_overlapping_fixes_wait_for_the_next_pass() -> None:
     data = {"p": {"properties": {"a": {}, "b": {}}, "required": ["x"]}}
     first = Fix("a", (add("/p/required/-", "a"),))
