@@ -241,6 +241,16 @@ _LATIN_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 _CJK_CHAR = re.compile("[" + "".join(f"{chr(low)}-{chr(high)}" for low, high in _CJK_RANGES) + "]")
 
 
+#: Prose rules (length, boundaries, side effects, references, units) read this much of a text; the
+#: security rules (SL601, SL602) read all of it. Keeps a hostile 100 MB description linear and quick.
+MAX_ANALYSED_CHARS = 100_000
+
+
+def analysed(text: str | None) -> str:
+    """The part of a description the prose rules read (the first MAX_ANALYSED_CHARS characters)."""
+    return (text or "")[:MAX_ANALYSED_CHARS]
+
+
 def is_cjk(char: str) -> bool:
     return _CJK_CHAR.match(char) is not None
 
@@ -255,9 +265,10 @@ def text_units(text: str) -> int:
     Chinese has no spaces and a word is one to three characters (about two on average), so
     `查询订单` ("look up orders") is 2 units, like its English translation.
     """
+    text = analysed(text)
     cjk = cjk_count(text)
     without_cjk = _CJK_CHAR.sub(" ", text) if cjk else text
-    return len(_LATIN_WORD.findall(without_cjk)) + math.ceil(cjk / 2)
+    return sum(1 for _ in _LATIN_WORD.finditer(without_cjk)) + math.ceil(cjk / 2)
 
 
 # --------------------------------------------------------------------------------------------
@@ -411,11 +422,11 @@ def sibling_names(node: SchemaNode) -> list[str]:
 
 
 def description_of(schema: JSON) -> str:
-    """The schema's description (or title when there is no description); '' when neither is a string."""
+    """The schema's description as the prose rules read it; '' when it is not a string."""
     if not isinstance(schema, Mapping):
         return ""
     text = schema.get("description")
-    return text if isinstance(text, str) else ""
+    return analysed(text) if isinstance(text, str) else ""
 
 
 def is_constrained_string(schema: JSON) -> bool:
@@ -457,7 +468,7 @@ def text_mentions_side_effects(text: str) -> bool:
 # --------------------------------------------------------------------------------------------
 
 _NEGATION_BEFORE = re.compile(
-    r"\b(?:not|never|cannot|can't|won't|no|except|excluding|blocked|denied|refuses?)\b[^.]{0,30}$", re.IGNORECASE
+    r"\b(?:not|never|cannot|can't|won't|no|except|excluding|blocked|denied|refuses?)\b[^.]{0,30}\Z", re.IGNORECASE
 )
 
 #: (category, pattern) pairs; each pattern is an instruction aimed at the model, not a description of the tool.
@@ -537,13 +548,76 @@ def poisoning_matches(text: str) -> list[tuple[str, str]]:
     not an instruction, and is skipped.
     """
     found: list[tuple[str, str]] = []
+    lowered = text.lower()
     for category, pattern in POISONING_PATTERNS:
-        for match in pattern.finditer(text):
-            if category == "reading credentials or dotfiles" and _NEGATION_BEFORE.search(text[: match.start()]):
-                continue
-            found.append((category, match.group(0)))
-            break
+        # lower() may change the length of rare characters (`İ`): then offsets differ, so read everything
+        windows = (
+            _trigger_windows(lowered, _POISONING_TRIGGERS[category]) if len(lowered) == len(text) else [(0, len(text))]
+        )
+        for window in windows:
+            match = next(
+                (
+                    m
+                    for m in pattern.finditer(text, *window)
+                    if category != "reading credentials or dotfiles"
+                    or not _NEGATION_BEFORE.search(text[max(0, m.start() - 60) : m.start()])
+                ),
+                None,
+            )
+            if match is not None:
+                found.append((category, match.group(0)))
+                break
     return found
+
+
+#: Literal words without which a category's pattern cannot match: the patterns run only in windows
+#: around them, so a huge description is scanned at the speed of `str.find`.
+_POISONING_TRIGGERS: dict[str, tuple[str, ...]] = {
+    "override of prior instructions": ("ignore", "disregard", "forget", "override", "bypass", "忽略", "无视", "忘"),
+    "hidden instruction block": ("<", "["),
+    "secrecy request": ("user", "secret", "mention", "disclose", "用户"),
+    "reading credentials or dotfiles": (
+        "~/",
+        ".ssh",
+        "id_",
+        ".aws",
+        "/etc/",
+        "mcp.json",
+        "claude_desktop",
+        "wallet.dat",
+        "$home",
+        "%userprofile%",
+    ),
+    "instructions about other tools": ("tool", "mail", "behavio", "message", "工具"),
+    "role or prompt manipulation": (
+        "you are now",
+        "instruction",
+        "prompt",
+        "precedence",
+        "priority",
+        "你现在是",
+        "指令",
+    ),
+}
+_WINDOW = 300
+
+
+def _trigger_windows(lowered: str, triggers: tuple[str, ...]) -> list[tuple[int, int]]:
+    """Merged (start, end) spans of `_WINDOW` characters either side of every trigger occurrence."""
+    spans: list[tuple[int, int]] = []
+    for trigger in triggers:
+        position = lowered.find(trigger)
+        while position != -1:
+            spans.append((max(0, position - _WINDOW), position + len(trigger) + _WINDOW))
+            position = lowered.find(trigger, position + _WINDOW)
+    spans.sort()
+    merged_spans: list[tuple[int, int]] = []
+    for start, end in spans:
+        if merged_spans and start <= merged_spans[-1][1]:
+            merged_spans[-1] = (merged_spans[-1][0], max(end, merged_spans[-1][1]))
+        else:
+            merged_spans.append((start, end))
+    return merged_spans
 
 
 def _hidden_ranges() -> tuple[tuple[int, int, str], ...]:

@@ -6,7 +6,7 @@ from typing import Iterable
 from schemalint.diagnostics import Finding
 from schemalint.model import Severity, Tool
 from schemalint.rules.base import LintContext, ToolRule
-from schemalint.text import text_units
+from schemalint.text import analysed, text_units
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ class ShortDescription(ToolRule):
     Options = Options
 
     def check(self, tool: Tool, context: LintContext) -> Iterable[Finding]:
-        text = (tool.description or "").strip()
+        text = analysed(tool.description).strip()
         if not text or tool.description_pointer is None:
             return
         length = text_units(text)

@@ -6,7 +6,7 @@ from typing import Iterable
 from schemalint.diagnostics import Finding
 from schemalint.model import Severity, Tool, ToolSet
 from schemalint.rules.base import LintContext, ToolSetRule
-from schemalint.text import has_boundary_text
+from schemalint.text import analysed, has_boundary_text
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,7 @@ class MissingWhenNotToUse(ToolSetRule):
             yield from self._check_tool(tool)
 
     def _check_tool(self, tool: Tool) -> Iterable[Finding]:
-        text = (tool.description or "").strip()
+        text = analysed(tool.description).strip()
         if not text or tool.description_pointer is None or has_boundary_text(text):
             return
         yield Finding(

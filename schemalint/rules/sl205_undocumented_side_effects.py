@@ -6,7 +6,7 @@ from typing import Iterable
 from schemalint.diagnostics import Finding
 from schemalint.model import Severity, Tool
 from schemalint.rules.base import LintContext, ToolRule
-from schemalint.text import ALL_VERBS, WRITING_VERBS, action_verb, merged, split_name, text_mentions_side_effects
+from schemalint.text import ALL_VERBS, WRITING_VERBS, action_verb, analysed, merged, split_name, text_mentions_side_effects
 
 #: MCP annotations that document side effects for the client and the model.
 SIDE_EFFECT_ANNOTATIONS = ("readOnlyHint", "destructiveHint", "idempotentHint")
@@ -72,7 +72,7 @@ class UndocumentedSideEffects(ToolRule):
         verb = action_verb(split_name(tool.name or ""), ALL_VERBS | writing)
         if verb not in writing:
             return
-        text = tool.description or ""
+        text = analysed(tool.description)
         if text_mentions_side_effects(text):
             return
         yield Finding(

@@ -6,7 +6,7 @@ from typing import Iterable, Iterator
 from schemalint.diagnostics import Finding
 from schemalint.model import JSON, Dialect, Severity, Tool, ToolSet
 from schemalint.rules.base import LintContext, ToolSetRule
-from schemalint.text import is_verb_like, split_name
+from schemalint.text import analysed, is_verb_like, split_name
 
 # An identifier that can only be a code name: snake_case, kebab-case with an underscore-free
 # word pair, camelCase, or dotted (`math.factorial`).
@@ -117,7 +117,7 @@ class UnknownToolReference(ToolSetRule):
             return
         own_words = {w.lower() for w in _schema_words(tool.parameters)}
         reported: set[str] = set()
-        for name in referenced_tool_names(tool.description):
+        for name in referenced_tool_names(analysed(tool.description)):
             lowered = name.lower()
             if lowered in known_lower or lowered in own_words or lowered in reported:
                 continue
