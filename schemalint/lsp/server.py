@@ -27,6 +27,7 @@ from schemalint.loaders import Document
 from schemalint.loaders.discover import FORMAT_BY_SUFFIX, matches_any, source_format
 from schemalint.lsp.edits import SourceLines, TextEdit, disable_comment_edit, fix_edits
 from schemalint.model import Severity
+from schemalint.reporters.sarif import CATALOGUE_URI
 from schemalint.rules import find_rule, rules_by_code
 
 logger = logging.getLogger(__name__)
@@ -34,7 +35,7 @@ logger = logging.getLogger(__name__)
 DEFAULT_DEBOUNCE_MS = 200
 #: where `codeDescription.href` points; `{code}` and `{slug}` are filled in. Clients may override it
 #: with the initialization option `docsUrl`.
-DEFAULT_DOCS_URL = "https://github.com/schemalint/schemalint/tree/main/rules/{code}-{slug}"
+DEFAULT_DOCS_URL = CATALOGUE_URI + "{code}-{slug}/"  # where SARIF helpUri points too
 #: rules that need embeddings: too slow for every keystroke, run on open and save only
 SAVE_ONLY_CANDIDATES = ("SL502", "SL504")
 SOURCE = "schemalint"
