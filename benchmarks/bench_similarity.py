@@ -7,7 +7,9 @@ Each measurement is a fresh `schemalint check` process (imports, model load, emb
 and the JSON report included) on a generated tool file with realistic, distinct descriptions:
 - cold: SL502 alone with an empty vector cache (targets: 1k <= 2 s, 10k <= 10 s);
 - warm: SL502 alone again, every vector cached (no model is loaded);
-- all rules with the warm cache against all rules without SL502 (target: ratio <= 1.2).
+- all rules with the warm cache against all rules without SL502 (target: ratio <= 1.2), for sizes
+  up to --all-rules-up-to;
+- SL502 in process through run_rule, cold, to separate the rule from the engine's placement.
 Peak memory is the child process's maximum resident set size.
 """
 
@@ -161,33 +163,49 @@ def run_check(folder: Path, *args: str) -> tuple[float, int, int]:
     return elapsed, rss // 1024, findings
 
 
-def bench(size: int) -> None:
+def rule_only_seconds(tools: list[dict], cache: Path) -> tuple[float, int]:
+    """SL502 through run_rule in this process (no engine placement, no report): seconds, findings."""
+    sys.path.insert(0, str(ROOT))
+    from schemalint.rules.sl502_similar_descriptions import SimilarDescriptions
+    from schemalint.testing import run_rule
+
+    start = time.perf_counter()
+    findings = run_rule(SimilarDescriptions(), tools, settings={"embedding-backend": "static", "cache-dir": str(cache)})
+    return time.perf_counter() - start, len(findings)
+
+
+def bench(size: int, compare_all_rules: bool) -> None:
+    tools = make_tools(size)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        (folder / "tools.json").write_text(json.dumps(make_tools(size)), encoding="utf-8")
+        (folder / "tools.json").write_text(json.dumps(tools), encoding="utf-8")
         (folder / ".schemalint.toml").write_text(
             f'embedding-backend = "static"\ncache-dir = "{folder / "cache"}"\n', encoding="utf-8"
         )
         cold = run_check(folder, "--select", "SL502")
         warm = run_check(folder, "--select", "SL502")
-        with_sl502 = run_check(folder)
-        without_sl502 = run_check(folder, "--ignore", "SL502")
+        in_process = rule_only_seconds(tools, folder / "cache-in-process")
+        print(f"{size} tools")
+        print(f"  SL502 static cold : {cold[0]:6.2f} s  peak {cold[1]} MiB  ({cold[2]} findings)")
+        print(f"  SL502 static warm : {warm[0]:6.2f} s  peak {warm[1]} MiB")
+        print(f"  SL502 rule alone  : {in_process[0]:6.2f} s  cold, in process, without the engine")
+        if compare_all_rules:
+            with_sl502 = run_check(folder)
+            without_sl502 = run_check(folder, "--ignore", "SL502")
+            print(f"  all rules, warm   : {with_sl502[0]:6.2f} s  peak {with_sl502[1]} MiB")
+            print(f"  all rules - SL502 : {without_sl502[0]:6.2f} s  peak {without_sl502[1]} MiB")
+            print(f"  warm ratio        : {with_sl502[0] / without_sl502[0]:6.2f} x (target <= 1.2)")
         sl504 = run_check(folder, "--select", "SL504")
-    print(f"{size} tools")
-    print(f"  SL502 static cold : {cold[0]:6.2f} s  peak {cold[1]} MiB  ({cold[2]} findings)")
-    print(f"  SL502 static warm : {warm[0]:6.2f} s  peak {warm[1]} MiB")
-    print(f"  all rules, warm   : {with_sl502[0]:6.2f} s  peak {with_sl502[1]} MiB")
-    print(f"  all rules - SL502 : {without_sl502[0]:6.2f} s  peak {without_sl502[1]} MiB")
-    print(f"  warm ratio        : {with_sl502[0] / without_sl502[0]:6.2f} x (target <= 1.2)")
-    print(f"  SL504 alone       : {sl504[0]:6.2f} s  ({sl504[2]} findings)")
+        print(f"  SL504 alone       : {sl504[0]:6.2f} s  ({sl504[2]} findings)")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
+    parser.add_argument("--all-rules-up-to", type=int, default=2000, help="compare with all rules up to this size")
     args = parser.parse_args()
     for size in args.sizes:
-        bench(size)
+        bench(size, size <= args.all_rules_up_to)
 
 
 if __name__ == "__main__":

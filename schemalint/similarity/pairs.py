@@ -14,7 +14,8 @@ def candidate_pairs(vectors: np.ndarray, floor: float, top_k: int | None) -> dic
     """Pairs (i < j) whose cosine is at least `floor`, keeping each row's `top_k` nearest (None: all).
 
     Memory is one block of BLOCK_ROWS x n cosines at a time; a pair is kept when either side has the
-    other among its top_k.
+    other among its top_k. Only cosines over the floor are sorted, so a selective floor keeps the cost
+    near the matrix product itself.
     """
     import numpy as np
 
@@ -26,15 +27,16 @@ def candidate_pairs(vectors: np.ndarray, floor: float, top_k: int | None) -> dic
         block = vectors[start : start + BLOCK_ROWS] @ vectors.T
         rows = np.arange(block.shape[0])
         block[rows, rows + start] = -np.inf  # a tool is not its own neighbour
-        if top_k is not None and top_k < count - 1:
-            nearest = np.argpartition(-block, top_k, axis=1)[:, :top_k]
-            values = np.take_along_axis(block, nearest, axis=1)
-            hits = np.nonzero(values >= floor)
-            lefts, rights, cosines = hits[0] + start, nearest[hits], values[hits]
-        else:
-            hits = np.nonzero(block >= floor)
-            lefts, rights, cosines = hits[0] + start, hits[1], block[hits]
-        for left, right, cosine in zip(lefts.tolist(), rights.tolist(), cosines.tolist(), strict=True):
+        lefts, rights = np.nonzero(block >= floor)
+        cosines = block[lefts, rights]
+        if top_k is not None and len(lefts):
+            # each row's candidates, best first; keep the first top_k of every row
+            order = np.lexsort((-cosines, lefts))
+            lefts, rights, cosines = lefts[order], rights[order], cosines[order]
+            rank = np.arange(len(lefts)) - np.searchsorted(lefts, lefts, side="left")
+            keep = rank < top_k
+            lefts, rights, cosines = lefts[keep], rights[keep], cosines[keep]
+        for left, right, cosine in zip((lefts + start).tolist(), rights.tolist(), cosines.tolist(), strict=True):
             key = (left, right) if left < right else (right, left)
             pairs[key] = cosine
     return pairs
