@@ -12,6 +12,7 @@ import asyncio
 import importlib.util
 import logging
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -357,7 +358,7 @@ def _action(
     diagnostic: lsp.Diagnostic,
     preferred: bool,
     edit: lsp.WorkspaceEdit | None = None,
-    data: dict[str, object] | None = None,
+    data: Mapping[str, object] | None = None,
 ) -> lsp.CodeAction:
     return lsp.CodeAction(
         title=title,
