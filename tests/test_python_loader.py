@@ -585,3 +585,24 @@ def test_fastmcp_2_keeps_the_whole_docstring(monkeypatch: pytest.MonkeyPatch) ->
     assert new.description == "Get the forecast."
     assert new.parameters["properties"]["city"] == {"type": "string", "description": "The city name."}
     assert new.parameters["additionalProperties"] is False
+
+
+def test_positional_tool_names() -> None:
+    document = load(
+        """
+        from mcp.server.fastmcp import FastMCP
+        from langchain_core.tools import tool
+
+        mcp = FastMCP("x")
+
+        @mcp.tool("named_tool")
+        def first(a: int) -> int:
+            "Add one."
+
+        @tool("lc_named")
+        def second(a: int) -> int:
+            "Add two."
+        """
+    )
+    assert [t.name for t in document.tools] == ["named_tool", "lc_named"]
+    assert document.positions.locate("/0/name").line == 5

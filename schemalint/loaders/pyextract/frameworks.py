@@ -141,7 +141,7 @@ class RegistrationFinder:
             return None
         registration = Registration(framework, function, function=function, call=call, takes_ctx=takes_ctx)
         if call is not None:
-            self._read_options(registration, call, positional_name=framework in ("fastmcp", "langchain"))
+            self._read_options(registration, call, positional_name=framework in ("mcp", "fastmcp", "langchain"))
         return registration
 
     def _decorator_framework(self, target: cst.BaseExpression) -> tuple[str | None, bool]:
