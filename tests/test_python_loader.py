@@ -588,8 +588,7 @@ def test_fastmcp_2_keeps_the_whole_docstring(monkeypatch: pytest.MonkeyPatch) ->
 
 
 def test_positional_tool_names() -> None:
-    document = load(
-        """
+    source = """
         from mcp.server.fastmcp import FastMCP
         from langchain_core.tools import tool
 
@@ -603,6 +602,6 @@ def test_positional_tool_names() -> None:
         def second(a: int) -> int:
             "Add two."
         """
-    )
+    document = load(source)
     assert [t.name for t in document.tools] == ["named_tool", "lc_named"]
-    assert document.positions.locate("/0/name").line == 5
+    assert document.positions.locate("/0/name").line == line_of(source, '@mcp.tool("named_tool")')
