@@ -86,7 +86,8 @@ def _required_changes(node: Mapping[str, Any], pointer: str) -> list[Change]:
     properties = node.get("properties")
     if not isinstance(properties, Mapping) or node.get("required") == list(properties):
         return []
-    required = node.get("required") if isinstance(node.get("required"), list) else []
+    raw_required = node.get("required")
+    required: list[Any] = raw_required if isinstance(raw_required, list) else []
     changes = [
         Change(
             join_pointer(pointer, "properties", key),

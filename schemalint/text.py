@@ -35,12 +35,14 @@ _SEPARATORS = re.compile(r"[\s_\-.:/]+")
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|[^\W\d_A-Za-z]+")
 
 
-def split_name(name: str) -> list[str]:
+def split_name(name: str | None) -> list[str]:
     """Lower-cased words of an identifier: snake_case, camelCase, PascalCase, kebab-case, dots.
 
     >>> split_name("getHTTPResponse_v2.fetch-all")
     ['get', 'http', 'response', 'v', '2', 'fetch', 'all']
     """
+    if not name:
+        return []
     words: list[str] = []
     for part in _SEPARATORS.split(name):
         words.extend(w.lower() for w in _WORD.findall(part))

@@ -54,9 +54,9 @@ def discover(
     """
     excluded = tuple(DEFAULT_EXCLUDE) + tuple(exclude)
     # files named explicitly come first, so a file also reached through a folder keeps `explicit`
-    files = [Path(p) for p in paths if not Path(p).is_dir()]
+    named_files = [Path(p) for p in paths if not Path(p).is_dir()]
     seen: set[Path] = set()
-    for path in files:
+    for path in named_files:
         if path not in seen and not matches_any(path, tuple(exclude), root):
             seen.add(path)
             yield SourceFile(path, explicit=True)

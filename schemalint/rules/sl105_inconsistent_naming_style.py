@@ -58,6 +58,6 @@ class InconsistentNamingStyle(ToolSetRule):
                 message = f"tool name `{tool.name}` mixes naming styles within itself"
             else:
                 message = (
-                    f"tool name `{tool.name}` is {style} while {counts[dominant]} tool(s) in this set use {dominant}"
+                    f"tool name `{tool.name}` is {style} while {counts[dominant or '']} tool(s) in this set use {dominant}"
                 )
             yield Finding(message, tool.name_pointer, data={"name": tool.name, "style": style, "dominant": dominant})

@@ -78,6 +78,6 @@ class UndocumentedSideEffects(ToolRule):
         yield Finding(
             f"`{tool.display_name}` changes state (`{verb}`) but its description says nothing of side effects; "
             "say what changes, whether it can be undone, and whether repeating the call is safe",
-            tool.description_pointer if tool.description else (tool.name_pointer or tool.pointer),
+            (tool.description_pointer if tool.description else None) or tool.name_pointer or tool.pointer,
             data={"tool": tool.name, "verb": verb},
         )

@@ -75,7 +75,7 @@ class DatetimeWithoutFormat(NodeRule):
         schema = node.schema
         if property_schema(node) is None:
             return
-        if "string" not in schema_types(schema) or not looks_like_datetime(node.property_name):
+        if "string" not in schema_types(schema) or not looks_like_datetime(node.property_name or ""):
             return
         if any(key in schema for key in ("format", "pattern", "enum", "const", "examples")):
             return
