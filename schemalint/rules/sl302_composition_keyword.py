@@ -13,7 +13,7 @@ class CompositionKeyword(NodeRule):
     """
     ## What it does
     Flags `oneOf`, `anyOf`, `allOf` and `not` in a parameter schema. When the union is only
-    "a type or null", the message suggests the flat form `type: [T, "null"]` (for Gemini targets,
+    "a type or null", the message suggests the flat form `type: [T, "null"]` (for tools sent only to Gemini,
     `nullable: true`) and offers a fix.
 
     ## Why is this bad?
@@ -59,7 +59,8 @@ class CompositionKeyword(NodeRule):
                 continue
             where = f"`{node.property_name}`" if node.property_name else "this schema"
             if nullable is not None and nullable[0] == keyword:
-                gemini = "gemini" in context.targets(node.tool)
+                # Gemini spells nullability `nullable: true`; every other target (and MCP forwarding) takes the type list
+                gemini = context.targets(node.tool) == {"gemini"}
                 hint = "`nullable: true`" if gemini else "`type: [T, \"null\"]`"
                 yield Finding(
                     f"{where} uses `{keyword}` only to allow null; write {hint} instead",
