@@ -88,7 +88,12 @@ def _apply_one(root: JSON, operation: PatchOperation, undo: list[Callable[[], No
             raise FixError(f"{operation.path} does not exist")
         if operation.op == "remove":  # restoring must restore the key's place too
             items = list(container.items())
-            undo.append(lambda: (container.clear(), container.update(items)))
+
+            def restore_order(container: dict[str, Any] = container, items: list[Any] = items) -> None:
+                container.clear()
+                container.update(items)
+
+            undo.append(restore_order)
         elif last in container:
             previous = container[last]
             undo.append(lambda: container.__setitem__(last, previous))

@@ -210,7 +210,7 @@ class SentenceTransformersBackend:
 
     def encode(self, texts: list[str]) -> np.ndarray:
         self.load()
-        vectors = self._model.encode(  # type: ignore[attr-defined]
+        vectors = self._model.encode(  # type: ignore[union-attr]
             texts, batch_size=64, convert_to_numpy=True, normalize_embeddings=True, show_progress_bar=False
         )
         return _normalise_rows(vectors)
