@@ -114,21 +114,22 @@ def test_missing_model_falls_back_to_static_with_a_notice(tmp_path: Path) -> Non
     assert choice.notice and "using the static backend" in choice.notice
 
 
+@pytest.mark.parametrize("floor", [0.3, 0.7])  # unselective (top-k first) and selective (sort over floor)
 @pytest.mark.parametrize("top_k", [None, 2])
-def test_block_pairs_match_brute_force(top_k: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_block_pairs_match_brute_force(top_k: int | None, floor: float, monkeypatch: pytest.MonkeyPatch) -> None:
     from schemalint.similarity import pairs as pairs_module
 
     monkeypatch.setattr(pairs_module, "BLOCK_ROWS", 7)  # several blocks
     rng = np.random.default_rng(0)
     vectors = rng.normal(size=(30, 8)).astype(np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-    found = candidate_pairs(vectors, 0.3, top_k)
+    found = candidate_pairs(vectors, floor, top_k)
     full = vectors @ vectors.T
     expected = set()
     for i in range(30):
         order = [j for j in np.argsort(-full[i]) if j != i]
         for j in order if top_k is None else order[:top_k]:
-            if full[i, j] >= 0.3:
+            if full[i, j] >= floor:
                 expected.add((min(i, j), max(i, j)))
     assert set(found) == expected
     assert all(abs(found[p] - full[p]) < 1e-5 for p in found)

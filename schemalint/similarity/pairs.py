@@ -27,9 +27,19 @@ def candidate_pairs(vectors: np.ndarray, floor: float, top_k: int | None) -> dic
         block = vectors[start : start + BLOCK_ROWS] @ vectors.T
         rows = np.arange(block.shape[0])
         block[rows, rows + start] = -np.inf  # a tool is not its own neighbour
-        lefts, rights = np.nonzero(block >= floor)
-        cosines = block[lefts, rights]
-        if top_k is not None and len(lefts):
+        over = block >= floor
+        if top_k is not None and top_k < count - 1 and int(over.sum()) > 2 * top_k * len(block):
+            # an unselective floor: take each row's top_k directly, then apply the floor
+            nearest = np.argpartition(-block, top_k, axis=1)[:, :top_k]
+            values = np.take_along_axis(block, nearest, axis=1)
+            hits = np.nonzero(values >= floor)
+            lefts, rights, cosines = hits[0], nearest[hits], values[hits]
+            top_k_done = True
+        else:
+            lefts, rights = np.nonzero(over)
+            cosines = block[lefts, rights]
+            top_k_done = top_k is None
+        if not top_k_done and len(lefts):
             # each row's candidates, best first; keep the first top_k of every row
             order = np.lexsort((-cosines, lefts))
             lefts, rights, cosines = lefts[order], rights[order], cosines[order]
