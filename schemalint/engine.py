@@ -377,9 +377,10 @@ def run_rules(
             for rule, finding in found:
                 _place(rule, finding, source, rules, tool)
         lead = rules_for(members[0].config)
+        owners = _ToolOwners(toolset)
         for set_rule in lead.toolset_rules:
             for finding in set_rule.check(toolset, context):
-                owner = _owner_of(finding, toolset, by_path)
+                owner = owners.owner(finding)
                 _place(set_rule, finding, by_path[owner.path], lead, owner)
         for source in members:
             if source.document is not None:
@@ -396,18 +397,34 @@ def run_rules(
     return LintResult(diagnostics, list(sources), suppressions)
 
 
-def _owner_of(finding: Finding, toolset: ToolSet, by_path: dict[str, SourceResult]) -> Tool:
-    """The tool a tool-set finding points into (`data["path"]` picks the file when sets span files)."""
-    wanted_path = finding.data.get("path")
-    candidates = [t for t in toolset.tools if wanted_path in (None, t.path)]
-    best = max(
-        (t for t in candidates if finding.pointer == t.pointer or finding.pointer.startswith(t.pointer + "/")),
-        key=lambda t: len(t.pointer),
-        default=None,
-    )
-    if best is not None:
-        return best
-    return candidates[0] if candidates else toolset.tools[0]
+class _ToolOwners:
+    """Which tool a tool-set finding points into, by the longest tool pointer that prefixes it.
+
+    Indexed once per tool set, so placing F findings over T tools costs O(F x depth), not O(F x T).
+    """
+
+    def __init__(self, toolset: ToolSet) -> None:
+        self.toolset = toolset
+        self.by_pointer: dict[tuple[str | None, str], Tool] = {}
+        for tool in toolset.tools:
+            self.by_pointer.setdefault((tool.path, tool.pointer), tool)
+            self.by_pointer.setdefault((None, tool.pointer), tool)
+        self.first_in_file: dict[str, Tool] = {}
+        for tool in toolset.tools:
+            self.first_in_file.setdefault(tool.path, tool)
+
+    def owner(self, finding: Finding) -> Tool:
+        """`data["path"]` picks the file when a set spans files."""
+        wanted_path = finding.data.get("path")
+        pointer = finding.pointer
+        while True:
+            tool = self.by_pointer.get((wanted_path, pointer))
+            if tool is not None:
+                return tool
+            if not pointer:
+                break
+            pointer = pointer.rpartition("/")[0]
+        return self.first_in_file.get(wanted_path, self.toolset.tools[0]) if wanted_path else self.toolset.tools[0]
 
 
 def _place(rule: Rule | type[Rule], finding: Finding, source: SourceResult, rules: RuleSet, tool: Tool | None) -> None:

@@ -39,7 +39,7 @@ def candidate_pairs(vectors: np.ndarray, floor: float, top_k: int | None) -> dic
             lefts, rights = np.nonzero(over)
             cosines = block[lefts, rights]
             top_k_done = top_k is None
-        if not top_k_done and len(lefts):
+        if not top_k_done and top_k is not None and len(lefts):
             # each row's candidates, best first; keep the first top_k of every row
             order = np.lexsort((-cosines, lefts))
             lefts, rights, cosines = lefts[order], rights[order], cosines[order]
