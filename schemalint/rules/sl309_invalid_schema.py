@@ -3,7 +3,17 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from schemalint.diagnostics import Finding
-from schemalint.model import JSON_SCHEMA_TYPES, Dialect, SchemaNode, Severity, join_pointer, schema_types
+from schemalint.model import (
+    JSON_SCHEMA_TYPES,
+    SCHEMA_KEYWORDS_LIST,
+    SCHEMA_KEYWORDS_MAP,
+    SCHEMA_KEYWORDS_SINGLE,
+    Dialect,
+    SchemaNode,
+    Severity,
+    join_pointer,
+    schema_types,
+)
 from schemalint.rules.base import LintContext, NodeRule
 
 #: what people write instead of JSON Schema type names (Python, Java, BFCL), and the right spelling
@@ -27,20 +37,10 @@ _SCHEMA = (Mapping, bool)
 _NON_NEGATIVE_INT = ("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties")
 _NUMBER = ("minimum", "maximum", "multipleOf")
 _STRING = ("description", "title", "$id", "$schema", "$ref", "$comment", "format", "pattern", "$anchor")
-_SCHEMA_VALUED = (
-    "additionalProperties",
-    "additionalItems",
-    "not",
-    "if",
-    "then",
-    "else",
-    "contains",
-    "propertyNames",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-)
-_SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
-_SCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
+# `items` is checked on its own: it may also be a list (the draft-04 tuple form)
+_SCHEMA_VALUED = tuple(k for k in SCHEMA_KEYWORDS_SINGLE if k != "items")
+_SCHEMA_MAPS = SCHEMA_KEYWORDS_MAP
+_SCHEMA_LISTS = SCHEMA_KEYWORDS_LIST
 
 
 def _is_int(value: Any) -> bool:
