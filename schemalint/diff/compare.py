@@ -233,10 +233,14 @@ class ToolComparison:
             return False
         return '"$ref"' not in text or (old is self.old_view.root and new is self.new_view.root)
 
-    def compare_input(self, old: JSON, old_pointer: str, new: JSON, new_pointer: str, label: str = "") -> None:
+    def _changed_nodes(self, old: JSON, old_pointer: str, new: JSON, new_pointer: str) -> tuple[Node, Node] | None:
+        """Both sides as nodes to compare, or None when they are identical or not both schemas."""
         if self._identical(old, new):
-            return
-        pair = self._nodes(old, old_pointer, new, new_pointer)
+            return None
+        return self._nodes(old, old_pointer, new, new_pointer)
+
+    def compare_input(self, old: JSON, old_pointer: str, new: JSON, new_pointer: str, label: str = "") -> None:
+        pair = self._changed_nodes(old, old_pointer, new, new_pointer)
         if pair is None:
             return
         o, n = pair
@@ -440,9 +444,7 @@ class ToolComparison:
     # -- output schemas (responses) -------------------------------------------------------------------
 
     def compare_output(self, old: JSON, old_pointer: str, new: JSON, new_pointer: str, label: str = "") -> None:
-        if self._identical(old, new):
-            return
-        pair = self._nodes(old, old_pointer, new, new_pointer)
+        pair = self._changed_nodes(old, old_pointer, new, new_pointer)
         if pair is None:
             return
         o, n = pair

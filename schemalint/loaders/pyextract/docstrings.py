@@ -75,6 +75,14 @@ class ParsedDocstring:
     structured: bool = False  # a section (Args, Returns, ...) was recognised
 
 
+def _finished(result: ParsedDocstring, description: list[str]) -> ParsedDocstring | None:
+    """The parse, with the text before the first section as the description; None if no section was found."""
+    if not result.structured:
+        return None
+    result.description = _join_block(description) or None
+    return result
+
+
 def _indent(line: str) -> int:
     return len(line) - len(line.lstrip())
 
@@ -112,10 +120,7 @@ def _parse_google(lines: list[str]) -> ParsedDocstring | None:
         if not result.structured:
             description.append(line)
         i += 1
-    if not result.structured:
-        return None
-    result.description = _join_block(description) or None
-    return result
+    return _finished(result, description)
 
 
 def _google_params(block: list[str]) -> dict[str, str]:
@@ -168,10 +173,7 @@ def _parse_numpy(lines: list[str]) -> ParsedDocstring | None:
         if not result.structured:
             description.append(line)
         i += 1
-    if not result.structured:
-        return None
-    result.description = _join_block(description) or None
-    return result
+    return _finished(result, description)
 
 
 def _numpy_params(block: list[str]) -> dict[str, str]:
