@@ -1,101 +1,177 @@
 """End-to-end speed and memory of `schemalint check` on generated JSON tool files.
 
-Run: python benchmarks/bench_core.py [--repeat 5] [--sizes 10,1000,10000,100000]
+Run: python benchmarks/bench_core.py [--repeat 7] [--sizes 10,1000,10000,100000] [--ignore SL502]
+                                     [--baseline-tree /path/to/other/checkout]
 
-Each size is a fresh subprocess (`python -m schemalint check FILE --output-format json`) so the
-numbers include interpreter start-up and imports, as a user sees them. Prints the median wall
-time over --repeat runs, the peak RSS of the child, and the cost per tool, plus the modules a
-10-tool run imports that should stay lazy.
+Each run is a fresh subprocess (`python -m schemalint check FILE --no-config --output-format json`)
+so the numbers include interpreter start-up and imports, as a user sees them. As a pip install
+does, the measured package is byte-compiled first (PYTHONDONTWRITEBYTECODE=1 would otherwise make
+every start compile every module), and SL502 uses the static embedding backend, the one a default
+install has.
+
+The 10-tool start-up is measured twice: with a warm embedding cache (the same working directory
+every run, after one unmeasured run) and cold (a fresh working directory every run, so SL502 embeds
+from scratch). With --baseline-tree, the same start-up runs alternate between the code on PYTHONPATH
+(or the installed package) and the checkout named, so a before/after comparison sees the same
+machine load. Then the larger sizes: median wall time, peak RSS, cost per tool. Last, every module
+a 10-tool run imports, and which of the heavy ones that should stay lazy are among them.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _generate import tool_file
 
 LAZY_MODULES = ("libcst", "numpy", "model2vec", "torch", "sentence_transformers", "jsonschema", "ruamel")
+PEAK_RSS_KB = "import resource,subprocess,sys;subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL);" + (
+    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+)
 
 
-def run_once(path: Path) -> tuple[float, int]:
+def environment(tree: Path | None) -> dict[str, str]:
+    env = dict(os.environ, SCHEMALINT_EMBEDDING_BACKEND="static")
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree)
+    return env
+
+
+def compile_package(env: dict[str, str]) -> Path:
+    """Byte-compile the schemalint that `env` imports, as pip does on install; its folder."""
+    where = subprocess.run(
+        [sys.executable, "-c", "import schemalint, os; print(os.path.dirname(schemalint.__file__))"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+        cwd=tempfile.gettempdir(),  # not the current folder, which `python -c` puts first on sys.path
+    ).stdout.strip()
+    subprocess.run([sys.executable, "-m", "compileall", "-q", where], check=True, stdout=subprocess.DEVNULL)
+    return Path(where)
+
+
+def check_command(path: Path, ignore: Sequence[str]) -> list[str]:
+    command = [sys.executable, "-m", "schemalint", "check", str(path), "--no-config", "--output-format", "json"]
+    return command + [f"--ignore={selector}" for selector in ignore]
+
+
+def run_once(command: list[str], env: dict[str, str], cwd: Path) -> float:
     started = time.perf_counter()
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    subprocess.run(
-        [sys.executable, "-m", "schemalint", "check", str(path), "--no-config", "--output-format", "json"],
-        stdout=subprocess.DEVNULL,
-        check=False,
-    )
-    elapsed = time.perf_counter() - started
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return elapsed, max(peak, before)
+    subprocess.run(command, stdout=subprocess.DEVNULL, check=False, env=env, cwd=cwd)
+    return time.perf_counter() - started
 
 
-def imported_modules(path: Path) -> list[str]:
+def peak_rss_mb(command: list[str], env: dict[str, str], cwd: Path) -> float:
+    """Peak RSS of one isolated child (RUSAGE_CHILDREN is a running maximum, so measure in a fresh parent)."""
+    out = subprocess.run(
+        [sys.executable, "-c", PEAK_RSS_KB, *command], capture_output=True, text=True, check=False, env=env, cwd=cwd
+    ).stdout.strip()
+    return int(out) / 1024
+
+
+def startup(
+    small: Path, ignore: Sequence[str], trees: dict[str, Path | None], repeat: int, tmp: Path
+) -> dict[str, dict[str, list[float]]]:
+    """Warm- and cold-cache wall times of a 10-tool check for each tree, runs alternating between trees."""
+    command = check_command(small, ignore)
+    envs = {label: environment(tree) for label, tree in trees.items()}
+    warm_dirs = {label: tmp / f"warm-{index}" for index, label in enumerate(trees)}
+    for label, folder in warm_dirs.items():
+        folder.mkdir()
+        run_once(command, envs[label], folder)  # fills the embedding cache
+    times: dict[str, dict[str, list[float]]] = {label: {"warm": [], "cold": []} for label in trees}
+    for attempt in range(repeat):
+        for label in trees:
+            times[label]["warm"].append(run_once(command, envs[label], warm_dirs[label]))
+            cold = Path(tempfile.mkdtemp(prefix=f"cold-{attempt}-", dir=tmp))
+            times[label]["cold"].append(run_once(command, envs[label], cold))
+    return times
+
+
+def imported_modules(command: list[str], env: dict[str, str], cwd: Path) -> list[str]:
+    """Every module the check `command` imports (run in-process, output discarded)."""
     code = "\n".join(
         [
-            f"import sys, runpy; sys.argv = ['schemalint', 'check', {str(path)!r}, '--no-config', '-q']",
+            "import os, sys, runpy",
+            f"sys.argv = ['schemalint', *{command[3:]!r}]",
+            "before = set(sys.modules)",
+            "sys.stdout = open(os.devnull, 'w')",
             "try:\n    runpy.run_module('schemalint', run_name='__main__')",
             "except SystemExit:\n    pass",
-            "print(' '.join(sorted({m.split('.')[0] for m in sys.modules})))",
+            "print('MODULES', ' '.join(sorted(set(sys.modules) - before)), file=sys.__stdout__)",
         ]
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False).stdout
-    loaded = set(out.split("\n")[-2].split()) if out.strip() else set()
-    return [m for m in LAZY_MODULES if m in loaded]
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, env=env, cwd=cwd
+    ).stdout
+    line = next((line for line in out.splitlines() if line.startswith("MODULES ")), "MODULES")
+    return line.split()[1:]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--sizes", default="10,1000,10000,100000")
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--sizes", default="1000,10000,100000", help="sizes beyond the 10-tool start-up ('' for none)")
+    parser.add_argument("--ignore", action="append", default=[], help="passed to `schemalint check --ignore`")
+    parser.add_argument("--baseline-tree", type=Path, help="another checkout to compare start-up with, A/B")
     args = parser.parse_args()
-    sizes = [int(s) for s in args.sizes.split(",")]
-    with tempfile.TemporaryDirectory() as tmp:
-        print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, repeat={args.repeat}")
-        print(f"{'tools':>8} {'MB':>7} {'median s':>9} {'min s':>7} {'ms/tool':>8} {'peak MB':>8}")
+    sizes = [int(s) for s in args.sizes.split(",") if s]
+    trees: dict[str, Path | None] = {"this": None}
+    if "PYTHONPATH" in os.environ:
+        trees["this"] = Path(os.environ["PYTHONPATH"].split(os.pathsep)[0])
+    if args.baseline_tree is not None:
+        trees["baseline"] = args.baseline_tree
+    env = environment(trees["this"])
+    for tree in trees.values():
+        print("measuring", compile_package(environment(tree)))
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, repeat={args.repeat}, ignore={args.ignore}")
+        small = tool_file(tmp / "tools_10.json", 10)
+        times = startup(small, args.ignore, trees, args.repeat, tmp)
+        print(f"\n10-tool start-up, median (min) wall s over {args.repeat} alternating runs")
+        for label, runs in times.items():
+            warm, cold = runs["warm"], runs["cold"]
+            print(
+                f"  {label:<9} warm cache {statistics.median(warm):.3f} ({min(warm):.3f})"
+                f"   cold cache {statistics.median(cold):.3f} ({min(cold):.3f})"
+            )
+        if "baseline" in times:
+            for cache in ("warm", "cold"):
+                ratio = statistics.median(times["this"][cache]) / statistics.median(times["baseline"][cache])
+                print(f"  this / baseline, {cache} cache: {ratio:.2f}")
+        print(f"  peak RSS {peak_rss_mb(check_command(small, args.ignore), env, tmp):.1f} MB")
+
+        if sizes:
+            print(f"\n{'tools':>8} {'MB':>7} {'median s':>9} {'min s':>7} {'ms/tool':>8} {'peak MB':>8}")
         for size in sizes:
-            path = tool_file(Path(tmp) / f"tools_{size}.json", size)
-            repeat = args.repeat if size <= 10_000 else max(1, args.repeat // 2)
-            times, peaks = [], []
-            for _ in range(repeat):
-                elapsed, _ = run_once(path)
-                times.append(elapsed)
-            # peak RSS of one isolated child (RUSAGE_CHILDREN is a running maximum)
-            peak = subprocess.run(
-                [
-                    sys.executable,
-                    "-c",
-                    "import resource,subprocess,sys;subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL);"
-                    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)",
-                    sys.executable,
-                    "-m",
-                    "schemalint",
-                    "check",
-                    str(path),
-                    "--no-config",
-                    "--output-format",
-                    "json",
-                ],
-                capture_output=True,
-                text=True,
-                check=False,
-            ).stdout.strip()
-            peaks.append(int(peak) / 1024)
-            median = statistics.median(times)
+            path = tool_file(tmp / f"tools_{size}.json", size)
+            command = check_command(path, args.ignore)
+            repeat = args.repeat if size <= 10_000 else max(1, args.repeat // 3)
+            elapsed = [run_once(command, env, tmp) for _ in range(repeat)]
+            median = statistics.median(elapsed)
             size_mb = path.stat().st_size / 1e6
-            per_tool = 1000 * median / size
-            print(f"{size:>8} {size_mb:>7.2f} {median:>9.3f} {min(times):>7.3f} {per_tool:>8.3f} {peaks[0]:>8.1f}")
-        small = tool_file(Path(tmp) / "small.json", 10)
-        print("heavy modules imported for a 10-tool JSON file:", ", ".join(imported_modules(small)) or "none")
+            print(
+                f"{size:>8} {size_mb:>7.2f} {median:>9.3f} {min(elapsed):>7.3f} {1000 * median / size:>8.3f} "
+                f"{peak_rss_mb(command, env, tmp):>8.1f}"
+            )
+
+        modules = imported_modules(check_command(small, args.ignore), env, tmp)
+        ours = [m for m in modules if m.startswith("schemalint")]
+        print(f"\nmodules a 10-tool run imports: {len(modules)} ({len(ours)} of schemalint)")
+        print("  schemalint:", " ".join(ours))
+        print("  others:", " ".join(m for m in modules if not m.startswith("schemalint")))
+        heavy = sorted({m.split(".")[0] for m in modules} & set(LAZY_MODULES))
+        print("heavy modules imported for a 10-tool JSON file:", ", ".join(heavy) or "none")
 
 
 if __name__ == "__main__":

@@ -17,11 +17,6 @@ from typing import Any
 
 from schemalint.model import Severity
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
 CONFIG_FILES = (".schemalint.toml", "pyproject.toml")
 DEFAULT_INCLUDE = ("*.json", "*.yaml", "*.yml", "*.py")
 DEFAULT_EXCLUDE = (
@@ -120,6 +115,10 @@ def _read_toml(path: Path) -> dict[str, Any]:
 
 @lru_cache(maxsize=64)
 def _parse_toml(path: Path, mtime_ns: int, size: int) -> dict[str, Any]:
+    if sys.version_info >= (3, 11):  # imported here: a run without a config file never needs it
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
     try:
         with path.open("rb") as handle:
             return tomllib.load(handle)

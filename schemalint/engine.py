@@ -18,13 +18,15 @@ from schemalint.dialects import ACCEPTED_SHAPES, detect_tools
 from schemalint.loaders import Document, LoadError
 from schemalint.loaders.discover import SourceFile, discover, matches_any, resolve_path, source_format
 from schemalint.model import Severity, Span, Tool, ToolSet, join_pointer, split_pointer
-from schemalint.rules import match_selector, rules_by_code
-from schemalint.rules.base import LintContext, NodeRule, Rule, ToolRule, ToolSetRule
+from schemalint.rules import RuleEntry, match_selector, rules_by_code
+from schemalint.rules.base import LintContext, NodeRule, Rule, Scope, ToolRule, ToolSetRule
 from schemalint.targets import resolve_targets
 
 #: a JSON or YAML file without any of these words cannot hold a tool definition
 TOOL_MARKERS = ("parameters", "input_schema", "inputSchema", "function")
 _START = Span(1, 1, 1, 1)
+#: the scopes of the rules RuleSet runs; the others are emitted by the engine or by `schemalint diff`
+_CHECKING_SCOPES = (Scope.NODE, Scope.TOOL, Scope.TOOLSET)
 
 
 @dataclass(frozen=True)
@@ -107,17 +109,18 @@ class RuleSet:
     """The enabled rule instances for one configuration, with their configured severities."""
 
     def __init__(self, config: Config) -> None:
-        enabled: set[str] = set()
+        enabled: dict[str, RuleEntry] = {}
         for selector in config.select + config.extend_select:
-            enabled.update(r.code for r in match_selector(selector))
+            enabled.update((entry.code, entry) for entry in match_selector(selector))
         for selector in config.ignore:
-            enabled.difference_update(r.code for r in match_selector(selector))
+            for entry in match_selector(selector):
+                enabled.pop(entry.code, None)
         self.enabled = frozenset(enabled)
         self.instances: list[Rule] = []
-        for code in sorted(enabled):
-            rule_class = rules_by_code()[code]
-            setting = config.rules.get(code, RuleSetting())
-            if issubclass(rule_class, (NodeRule, ToolRule, ToolSetRule)):
+        for code, entry in sorted(enabled.items()):
+            if entry.scope in _CHECKING_SCOPES:  # engine (SL0xx) and diff (SL9xx) rules are not instantiated
+                rule_class = rules_by_code()[code]
+                setting = config.rules.get(code, RuleSetting())
                 options = build_options(rule_class, setting.options, f"rules.{code}")
                 self.instances.append(rule_class(options))
         self.severities = {code: s.severity for code, s in config.rules.items() if s.severity is not None}

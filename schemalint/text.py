@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
+from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import JSON, SchemaNode
 
 
@@ -29,10 +30,10 @@ def word_list(text: str) -> tuple[str, ...]:
 # Names
 # --------------------------------------------------------------------------------------------
 
-_SEPARATORS = re.compile(r"[\s_\-.:/]+")
+_SEPARATORS = LazyPattern(r"[\s_\-.:/]+")
 # an acronym (not followed by a lower-case letter), a capitalised or lower-case word, digits,
 # or a run of non-ASCII letters (CJK names)
-_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|[^\W\d_A-Za-z]+")
+_WORD = LazyPattern(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|[^\W\d_A-Za-z]+")
 
 
 def split_name(name: str | None) -> list[str]:
@@ -236,11 +237,11 @@ _CJK_RANGES = (
     (0xF900, 0xFAFF),  # CJK compatibility ideographs
     (0x20000, 0x2FA1F),  # CJK extensions B-F and supplement
 )
-_LATIN_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+_LATIN_WORD = LazyPattern(r"[^\W_]+(?:['’][^\W_]+)?")
 
 
 #: the same ranges as one character class: the regex engine scans at C speed
-_CJK_CHAR = re.compile("[" + "".join(f"{chr(low)}-{chr(high)}" for low, high in _CJK_RANGES) + "]")
+_CJK_CHAR = LazyPattern("[" + "".join(f"{chr(low)}-{chr(high)}" for low, high in _CJK_RANGES) + "]")
 
 
 #: Prose rules (length, boundaries, side effects, references, units) read this much of a text; the
@@ -277,7 +278,7 @@ def text_units(text: str) -> int:
 # Boundary text: when NOT to use a tool (SL203)
 # --------------------------------------------------------------------------------------------
 
-_BOUNDARY_EN = re.compile(
+_BOUNDARY_EN = LazyPattern(
     r"""
     \b(?:do\s+not|don'?t|never|should\s*n[o']t|must\s*n[o']t|cannot|can'?t|may\s+not)\s+(?:be\s+)?
         (?:use|used|call|called|invoke|invoked)\b
@@ -296,7 +297,7 @@ _BOUNDARY_EN = re.compile(
     """,
     re.IGNORECASE | re.VERBOSE,
 )
-_BOUNDARY_ZH = re.compile(
+_BOUNDARY_ZH = LazyPattern(
     r"不要用于|不用于|不要用|不应用于|不适用|不可用于|不能用于|勿用于|禁止用于|何时不用|不要调用|不应调用"
     r"|请用|请使用|请改用|改用|而不是|而非|仅用于|只用于|仅限|只能用于|仅适用|只适用|不负责|不支持|不处理"
 )
@@ -335,7 +336,7 @@ _AMBIGUOUS_IN_PROSE = word_set(
     min second pa bar mi pt em rem dp au cal basis amp
     """
 )
-_UNIT_PHRASES_EN = re.compile(
+_UNIT_PHRASES_EN = LazyPattern(
     r"\b(?:"
     + "|".join(sorted((re.escape(u) for u in UNIT_WORDS - _AMBIGUOUS_IN_PROSE), key=len, reverse=True))
     + r")\b|\bbasis\s+points?\b|\bminor\s+units?\b|\biso\s*4217\b|\bcurrency\b|\bsmallest\s+(?:currency\s+)?unit\b"
@@ -353,7 +354,7 @@ _UNIT_WORDS_ZH = word_list(
 #: Single-character Chinese units: they also occur inside ordinary words (分析, 年龄), so they count only
 #: after a number, in brackets, or in `以X为单位` / `按X计`.
 _UNIT_CHARS_ZH = "分元角秒米克斤吨天日周月年升度"
-_UNIT_CONTEXT_ZH = re.compile(
+_UNIT_CONTEXT_ZH = LazyPattern(
     rf"\d\s*[{_UNIT_CHARS_ZH}]|[（(]\s*[{_UNIT_CHARS_ZH}]\s*[）)]|以\s*[{_UNIT_CHARS_ZH}]|按\s*[{_UNIT_CHARS_ZH}]\s*计"
 )
 
@@ -377,7 +378,7 @@ def text_mentions_unit(text: str, extra_units: Iterable[str] = ()) -> bool:
 # Formats and examples (SL207, SL307)
 # --------------------------------------------------------------------------------------------
 
-_EXAMPLE = re.compile(
+_EXAMPLE = LazyPattern(
     r"\be\.?\s?g\b|\bfor\s+example\b|\bfor\s+instance\b|\bsuch\s+as\b|\blike\s+['\"`]|\bexample\b"
     r"|\bformat\b|\bformatted\b|\bpattern\b|\blooks\s+like\b|\bin\s+the\s+form\b|例如|比如|格式|示例|形如|如[:：]",
     re.IGNORECASE,
@@ -388,7 +389,7 @@ def text_gives_example_or_format(text: str) -> bool:
     return bool(_EXAMPLE.search(text))
 
 
-_DATE_FORMAT = re.compile(
+_DATE_FORMAT = LazyPattern(
     r"\biso[\s-]?8601\b|\brfc[\s-]?3339\b|\brfc[\s-]?2822\b|\byyyy|\bmm[/-]dd\b|\bdd[/-]mm\b|\bhh:mm\b|\bunix\b|\bepoch\b"
     r"|\btimestamp\b|\d{4}-\d{1,2}-\d{1,2}|\d{1,2}:\d{2}|\d{1,2}/\d{1,2}/\d{2,4}|\bformats?\b|\bformatted\b|格式|时间戳"
     r"|\b(?:month|day|year)-(?:month|day|year)-(?:month|day|year)\b|\bdd[/.-]mm\b"
@@ -440,7 +441,7 @@ def is_constrained_string(schema: JSON) -> bool:
 # Side effects (SL205)
 # --------------------------------------------------------------------------------------------
 
-_SIDE_EFFECT_TEXT = re.compile(
+_SIDE_EFFECT_TEXT = LazyPattern(
     r"""
     \bside[\s-]?effects?\b | \bidempoten | \bidempotency\b | \bretr(?:y|ies|ied|ying)\b
     | \bsafe\s+to\s+(?:call|repeat|re-?run) | \brepeat(?:ing|ed)?\s+(?:the\s+|this\s+|a\s+)?(?:call|request)
@@ -455,7 +456,7 @@ _SIDE_EFFECT_TEXT = re.compile(
     """,
     re.IGNORECASE | re.VERBOSE,
 )
-_SIDE_EFFECT_TEXT_ZH = re.compile(
+_SIDE_EFFECT_TEXT_ZH = LazyPattern(
     r"副作用|幂等|重复调用|重试|不可撤销|不可逆|无法撤销|无法恢复|永久|确认|扣款|收费|通知|只读|覆盖"
 )
 
@@ -469,15 +470,15 @@ def text_mentions_side_effects(text: str) -> bool:
 # Tool poisoning (SL601) and hidden characters (SL602)
 # --------------------------------------------------------------------------------------------
 
-_NEGATION_BEFORE = re.compile(
+_NEGATION_BEFORE = LazyPattern(
     r"\b(?:not|never|cannot|can't|won't|no|except|excluding|blocked|denied|refuses?)\b[^.]{0,30}\Z", re.IGNORECASE
 )
 
 #: (category, pattern) pairs; each pattern is an instruction aimed at the model, not a description of the tool.
-POISONING_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+POISONING_PATTERNS: tuple[tuple[str, LazyPattern], ...] = (
     (
         "override of prior instructions",
-        re.compile(
+        LazyPattern(
             r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|the\s+)?(?:of\s+)?(?:your\s+|the\s+)?"
             r"(?:previous|prior|above|earlier|preceding|other|system|existing|original)\s+"
             r"(?:instructions?|prompts?|rules?|directives?|guidelines?|messages?|context)"
@@ -487,7 +488,7 @@ POISONING_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     (
         "hidden instruction block",
-        re.compile(
+        LazyPattern(
             r"<\s*/?\s*(?:important|system|instructions?|secret|hidden|admin|override|critical|sys|assistant)\s*>"
             r"|\[\s*(?:system|important|instructions?)\s*\]\s*:?",
             re.IGNORECASE,
@@ -495,7 +496,7 @@ POISONING_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     (
         "secrecy request",
-        re.compile(
+        LazyPattern(
             r"\b(?:do\s+not|don'?t|never|without)\s+(?:ever\s+)?(?:tell(?:ing)?|inform(?:ing)?|mention(?:ing)?|reveal(?:ing)?|"
             r"notify(?:ing)?|alert(?:ing)?|let(?:ting)?)\s+(?:this\s+to\s+|it\s+to\s+)?(?:the\s+)?users?\b(?!['’]s)"
             r"|\b(?:hide|conceal|keep)\s+(?:this|it|these\s+\w+)\s+(?:secret\s+)?from\s+the\s+user\b"
@@ -508,7 +509,7 @@ POISONING_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     (
         "reading credentials or dotfiles",
-        re.compile(
+        LazyPattern(
             r"~/\.(?:ssh|aws|gnupg|kube|docker|config/gcloud|netrc|pgpass|git-credentials|npmrc|pypirc|cursor|bash_history"
             r"|zsh_history)|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.ssh/|\.aws/credentials|/etc/(?:shadow|passwd|sudoers)\b"
             r"|\bmcp\.json\b|claude_desktop_config|\bwallet\.dat\b"
@@ -519,7 +520,7 @@ POISONING_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     (
         "instructions about other tools",
-        re.compile(
+        LazyPattern(
             r"\b(?:when|whenever|every\s+time)\s+(?:you\s+|the\s+(?:assistant|model|agent|ai)\s+)?"
             r"(?:call|use|invoke|run)(?:s|ing)?\s+(?:any|another|other|the\s+other|all)\s+(?:\w+\s+)?tools?\b"
             r"|\b(?:all|any|every)\s+(?:other\s+)?tools?\s+(?:must|should|shall)\b"
@@ -532,7 +533,7 @@ POISONING_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     (
         "role or prompt manipulation",
-        re.compile(
+        LazyPattern(
             r"\byou\s+are\s+now\b|\bnew\s+instructions?\s*:|\b(?:reveal|print|output|repeat|leak|show)\s+(?:me\s+)?"
             r"(?:your|the)\s+(?:system\s+prompt|hidden\s+instructions|initial\s+instructions)"
             r"|\b(?:these|this|the\s+following)\s+(?:instructions?|rules?)\s+(?:take|takes|have|has)\s+"
@@ -644,7 +645,7 @@ def _hidden_ranges() -> tuple[tuple[int, int, str], ...]:
 
 
 _HIDDEN = _hidden_ranges()
-_HIDDEN_CHAR = re.compile(
+_HIDDEN_CHAR = LazyPattern(
     "[" + "".join(f"{re.escape(chr(low))}-{re.escape(chr(high))}" for low, high, _ in _HIDDEN) + "]"
 )
 

@@ -1,66 +1,104 @@
 """The rule registry: every module `schemalint/rules/sl<NNN>_<slug>.py` defines exactly one Rule.
 
-Adding a rule is adding a module; nothing else needs to change.
+Adding a rule is adding a module and regenerating the index `_index.py` (code, slug and scope of
+every rule): `SCHEMALINT_UPDATE_SNAPSHOTS=1 pytest tests/test_rule_index.py`; that test fails until
+the index matches the modules. Selectors are resolved on the index, and a rule's module is imported
+only when its class is asked for, so a run imports the rules it runs and no others (`check` never
+imports the diff rules).
 """
 
 from __future__ import annotations
 
 import importlib
-import pkgutil
 import re
-from functools import lru_cache
+from collections.abc import Iterator, Mapping
+from functools import cache, lru_cache
+from typing import NamedTuple
 
-from schemalint.rules.base import Rule
+from schemalint.rules._index import RULES
+from schemalint.rules.base import Rule, Scope
 
-_MODULE_NAME = re.compile(r"^sl(\d{3})_\w+$")
+
+class RuleEntry(NamedTuple):
+    """What the registry knows about a rule without importing its module."""
+
+    code: str
+    slug: str
+    scope: Scope
+
+    @property
+    def module(self) -> str:
+        return f"{__name__}.sl{self.code[2:]}_{self.slug.replace('-', '_')}"
+
+
+#: every rule, ordered by code
+RULE_INDEX: tuple[RuleEntry, ...] = tuple(RuleEntry(code, slug, Scope[scope]) for code, slug, scope in RULES)
+_ENTRY_BY_CODE = {entry.code: entry for entry in RULE_INDEX}
+_ENTRY_BY_SLUG = {entry.slug: entry for entry in RULE_INDEX}
+
+
+@cache
+def rule_class(code: str) -> type[Rule]:
+    """The class of the rule `code` (exact, upper-case), importing its module; KeyError when unknown."""
+    module = importlib.import_module(_ENTRY_BY_CODE[code].module)
+    rules = [
+        obj
+        for obj in vars(module).values()
+        if isinstance(obj, type) and issubclass(obj, Rule) and obj.__module__ == module.__name__
+    ]
+    if len(rules) != 1:
+        raise RuntimeError(f"{module.__name__} must define exactly one Rule, found {len(rules)}")
+    return rules[0]
 
 
 @lru_cache(maxsize=1)
 def all_rules() -> tuple[type[Rule], ...]:
-    """Every registered rule class, ordered by code."""
-    found: list[type[Rule]] = []
-    for info in pkgutil.iter_modules(__path__):
-        if not _MODULE_NAME.match(info.name):
-            continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        rules = [
-            obj
-            for obj in vars(module).values()
-            if isinstance(obj, type) and issubclass(obj, Rule) and obj.__module__ == module.__name__
-        ]
-        if len(rules) != 1:
-            raise RuntimeError(f"{module.__name__} must define exactly one Rule, found {len(rules)}")
-        found.append(rules[0])
-    return tuple(sorted(found, key=lambda r: r.code))
+    """Every registered rule class, ordered by code (imports every rule module)."""
+    return tuple(rule_class(entry.code) for entry in RULE_INDEX)
 
 
-@lru_cache(maxsize=1)
-def rules_by_code() -> dict[str, type[Rule]]:
-    return {r.code: r for r in all_rules()}
+class _RulesByCode(Mapping[str, type[Rule]]):
+    """Rule classes by code; a class is imported when it is looked up."""
+
+    def __getitem__(self, code: str) -> type[Rule]:
+        if code not in _ENTRY_BY_CODE:
+            raise KeyError(code)
+        return rule_class(code)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_ENTRY_BY_CODE)
+
+    def __len__(self) -> int:
+        return len(_ENTRY_BY_CODE)
+
+
+_RULES_BY_CODE = _RulesByCode()
+
+
+def rules_by_code() -> Mapping[str, type[Rule]]:
+    return _RULES_BY_CODE
+
+
+def find_entry(name: str) -> RuleEntry | None:
+    """A rule's index entry by code (`SL301`, case-insensitive) or slug (`nesting-too-deep`)."""
+    return _ENTRY_BY_CODE.get(name.strip().upper()) or _ENTRY_BY_SLUG.get(name.strip().lower())
 
 
 def find_rule(name: str) -> type[Rule] | None:
     """A rule by code (`SL301`, case-insensitive) or slug (`nesting-too-deep`)."""
-    by_code = rules_by_code()
-    upper = name.strip().upper()
-    if upper in by_code:
-        return by_code[upper]
-    lowered = name.strip().lower()
-    for rule in all_rules():
-        if rule.slug == lowered:
-            return rule
-    return None
+    entry = find_entry(name)
+    return rule_class(entry.code) if entry is not None else None
 
 
-def match_selector(selector: str) -> list[type[Rule]]:
+def match_selector(selector: str) -> list[RuleEntry]:
     """Rules named by a selector: a code, a slug, a code prefix (`SL3`, `SL30`) or `ALL`."""
     text = selector.strip()
     if text.upper() == "ALL":
-        return list(all_rules())
-    rule = find_rule(text)
-    if rule is not None:
-        return [rule]
+        return list(RULE_INDEX)
+    entry = find_entry(text)
+    if entry is not None:
+        return [entry]
     upper = text.upper()
     if re.fullmatch(r"SL\d{0,3}", upper):
-        return [r for r in all_rules() if r.code.startswith(upper)]
+        return [entry for entry in RULE_INDEX if entry.code.startswith(upper)]
     return []

@@ -4,6 +4,7 @@ import re
 from typing import Iterable, Iterator
 
 from schemalint.diagnostics import Finding
+from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import JSON, Dialect, Severity, Tool, ToolSet
 from schemalint.rules.base import LintContext, ToolSetRule
 from schemalint.text import analysed, is_verb_like, split_name
@@ -17,7 +18,7 @@ _NOT_A_TOOL_AFTER = (
     r"(?![`'\"”’]?\s*(?i:from|of|in|as|field|fields|value|values|parameter|parameters|param|property|key|cursor|argument|"
     r"attribute|option|flag|header|column|variable)\b)"
 )
-_REFERENCE = re.compile(
+_REFERENCE = LazyPattern(
     rf"""
       \b(?i:use|call|invoke|try|run|prefer|see|first)\s+(?i:the\s+)?{_QUOTE}(?P<a>{_IDENT})\b{_QUOTE}{_NOT_A_TOOL_AFTER}
     | {_QUOTE}\b(?P<b>{_IDENT})\b{_QUOTE}\s+(?i:tool|function)\b

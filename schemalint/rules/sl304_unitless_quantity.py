@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from schemalint.diagnostics import Finding
+from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import SchemaNode, Severity, schema_types
 from schemalint.rules.base import LintContext, NodeRule
 from schemalint.text import description_of, merged, name_has_unit, property_schema, sibling_names, split_name, text_mentions_unit
@@ -22,7 +23,7 @@ QUANTITY_WORDS = tuple(
 #: `page_size`, `batch_size`: a count of things, not a measurement.
 _COUNT_PREFIXES = frozenset("page batch serving servings sample group party team chunk window step pool queue".split())
 #: A description that makes the number a count, a multiplier or a normalised score needs no unit.
-_DIMENSIONLESS = re.compile(
+_DIMENSIONLESS = LazyPattern(
     r"\bnumber\s+of\b|\bhow\s+many\b|\bcount\s+of\b|\bmultiplier\b|\bfactor\b|\brelative\s+to\b|\bhalf\b"
     r"|\bdouble\b|\b\d+(?:\.\d+)?x\b|\bnormali[sz]ed\b|\bscale\s+of\b|\bin\s+units\b|\bunitless\b"
     r"|\b(?:between|from)\s+-?\d+(?:\.\d+)?\s*(?:\([^)]*\)\s*)?(?:and|to|-)\s+-?\d+|\b0(?:\.0+)?\s+means\b"
@@ -31,7 +32,7 @@ _DIMENSIONLESS = re.compile(
     re.IGNORECASE,
 )
 #: `size` alone is as often a count (`size of the map`) as a measurement; it needs a data context.
-_DATA_WORDS = re.compile(
+_DATA_WORDS = LazyPattern(
     r"\b(?:file|files|image|upload|attachment|memory|disk|buffer|payload|message|cache|storage|download|blob|"
     r"document|video|audio|photo|object|body|request|response|chunk)\b|文件|图片|内存|磁盘",
     re.IGNORECASE,

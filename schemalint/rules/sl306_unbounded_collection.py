@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from schemalint.diagnostics import Finding
+from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import SchemaNode, Severity, schema_types
 from schemalint.rules.base import LintContext, NodeRule
 from schemalint.text import description_of, property_schema, split_name
@@ -16,12 +17,12 @@ RESULT_COUNT_NAMES = frozenset(
 )
 #: Names that are a result count only when the description talks about results (`n` of a factorial is not).
 AMBIGUOUS_COUNT_NAMES = frozenset("count size n k num batch_size number".split())
-_ABOUT_RESULTS = re.compile(
+_ABOUT_RESULTS = LazyPattern(
     r"\b(?:return(?:ed|s)?|results?|records?|items?|entries|rows|page|per\s+page|fetch(?:ed)?|retriev\w*|list(?:ed)?)\b"
     r"|返回|结果|条数|每页",
     re.IGNORECASE,
 )
-_STATED_MAXIMUM = re.compile(
+_STATED_MAXIMUM = LazyPattern(
     r"\bmax(?:imum)?\b\s*(?:is|of|:|=)?\s*\d|\bup\s+to\s+\d|\bat\s+most\s+\d|\b\d+\s+max(?:imum)?\b|\bno\s+more\s+than\s+\d"
     r"|\bbetween\s+\d+\s+and\s+\d+|\b\d+\s*(?:-|to)\s*\d+\b|\b(?:is|as)\s+the\s+max(?:imum)?\b|最多|最大|不超过|上限",
     re.IGNORECASE,

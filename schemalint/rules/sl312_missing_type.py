@@ -4,6 +4,7 @@ import re
 from typing import Iterable
 
 from schemalint.diagnostics import Finding
+from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import SchemaNode, Severity
 from schemalint.rules.base import LintContext, NodeRule
 from schemalint.text import description_of, property_schema
@@ -11,7 +12,7 @@ from schemalint.text import description_of, property_schema
 #: Keywords that give a property its type when `type` itself is absent.
 TYPE_GIVING = ("type", "enum", "const", "$ref", "anyOf", "oneOf", "allOf")
 #: A description that says any value is accepted makes the missing type deliberate.
-_ANY_VALUE = re.compile(r"\bany\s+(?:json\s+)?(?:value|type)\b|任意(?:类型|值)", re.IGNORECASE)
+_ANY_VALUE = LazyPattern(r"\bany\s+(?:json\s+)?(?:value|type)\b|任意(?:类型|值)", re.IGNORECASE)
 
 
 class MissingType(NodeRule):

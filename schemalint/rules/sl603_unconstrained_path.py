@@ -5,13 +5,14 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from schemalint.diagnostics import Finding
+from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import SchemaNode, Severity, schema_types
 from schemalint.rules.base import LintContext, NodeRule
 from schemalint.text import description_of, is_constrained_string, merged, property_schema, sibling_names, split_name
 
 PATH_WORDS = tuple("path paths file files filename filenames filepath filepaths dir dirs directory folder url urls uri uris".split())
 #: A description that confines the value: relative to a root, within a workspace, an allow-list.
-_STATED_CONSTRAINT = re.compile(
+_STATED_CONSTRAINT = LazyPattern(
     r"\brelative\s+to\b|\bwithin\s+(?:the\s+)?(?:\w+\s+){0,2}(?:workspace|project|root|repository|repo|directory|"
     r"folder|sandbox|bucket)\b|\bunder\s+(?:the\s+)?(?:\w+\s+){0,2}(?:workspace|project|root|directory|folder)\b"
     r"|\bmust\s+(?:start|begin)\s+with\b|\ballow(?:ed|-?list)\b|\bwhitelist|\bonly\s+(?:https?|files?|paths?)\b"

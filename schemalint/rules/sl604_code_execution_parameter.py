@@ -4,6 +4,7 @@ import re
 from typing import Iterable
 
 from schemalint.diagnostics import Finding
+from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import SchemaNode, Severity, schema_types
 from schemalint.rules.base import LintContext, NodeRule
 from schemalint.text import description_of, property_schema, split_name
@@ -12,7 +13,7 @@ from schemalint.text import description_of, property_schema, split_name
 CODE_WORDS = frozenset("script shell sql bash powershell cmd javascript python jscode pycode".split())
 #: Name words that are code only when the description says so (`code` may be a country code).
 MAYBE_CODE_WORDS = frozenset("code command commands query expression expr statement snippet program source eval".split())
-_CODE_TEXT = re.compile(
+_CODE_TEXT = LazyPattern(
     r"\b(?:sql|cypher|sparql|graphql|shell|bash|powershell|terminal)\b"
     r"|\b(?:python|javascript|js|typescript|ruby|perl|php|lua)\s+(?:code|script|expression|snippet|function|statement)"
     r"|\b(?:code|script|commands?|statements?|expressions?)\s+(?:to|that\s+will\s+be|which\s+will\s+be)\s+"

@@ -4,6 +4,7 @@ import re
 from typing import Iterable
 
 from schemalint.diagnostics import Finding
+from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import SchemaNode, Severity
 from schemalint.rules.base import LintContext, NodeRule
 from schemalint.text import description_of, property_schema, split_name
@@ -33,7 +34,7 @@ CREDENTIAL_PAIRS = frozenset(
     }
 )
 #: `token` and `key` alone are credentials only when the description says so (`page_token` is not).
-_AUTH_TEXT = re.compile(
+_AUTH_TEXT = LazyPattern(
     r"\b(?:auth\w*|api\s+key|access|bearer|secret|credential|login|password|oauth|jwt)\b|认证|鉴权|密钥|令牌",
     re.IGNORECASE,
 )

@@ -1,0 +1,77 @@
+"""The rule index (schemalint/rules/_index.py) lists exactly the rule modules, with their code, slug and scope."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+import subprocess
+import sys
+
+import schemalint.rules
+from schemalint.rules import RULE_INDEX, all_rules, match_selector, rules_by_code
+from schemalint.rules.base import Rule
+
+from .conftest import REPO, UPDATE_SNAPSHOTS
+
+INDEX = REPO / "schemalint" / "rules" / "_index.py"
+
+
+def discovered_rules() -> list[type[Rule]]:
+    """Every Rule class defined in a `sl<NNN>_<slug>` module, found by walking the package."""
+    found = []
+    for info in pkgutil.iter_modules(schemalint.rules.__path__):
+        if re.fullmatch(r"sl\d{3}_\w+", info.name):
+            module = importlib.import_module(f"schemalint.rules.{info.name}")
+            found.extend(
+                obj
+                for obj in vars(module).values()
+                if isinstance(obj, type) and issubclass(obj, Rule) and obj.__module__ == module.__name__
+            )
+    return sorted(found, key=lambda r: r.code)
+
+
+def render_index() -> str:
+    rows = "".join(f'    ("{r.code}", "{r.slug}", "{r.scope.name}"),\n' for r in discovered_rules())
+    return (
+        '"""Code, slug and scope of every rule, so that a run imports only the rule modules it runs.\n\n'
+        "Generated from the rule modules: `SCHEMALINT_UPDATE_SNAPSHOTS=1 pytest tests/test_rule_index.py`.\n"
+        '"""\n\n'
+        f"RULES: tuple[tuple[str, str, str], ...] = (\n{rows})\n"
+    )
+
+
+def test_index_is_in_sync_with_the_rule_modules() -> None:
+    if UPDATE_SNAPSHOTS:
+        INDEX.write_text(render_index(), encoding="utf-8")
+    assert INDEX.read_text(encoding="utf-8") == render_index(), (
+        "schemalint/rules/_index.py is stale: SCHEMALINT_UPDATE_SNAPSHOTS=1 pytest tests/test_rule_index.py"
+    )
+
+
+def test_each_module_defines_exactly_its_indexed_rule() -> None:
+    assert list(all_rules()) == discovered_rules()
+    for entry, rule in zip(RULE_INDEX, all_rules(), strict=True):
+        assert (entry.code, entry.slug, entry.scope) == (rule.code, rule.slug, rule.scope)
+        assert rule.__module__ == entry.module
+
+
+def test_lookups_by_code_slug_and_prefix() -> None:
+    assert rules_by_code()["SL301"].slug == "nesting-too-deep"
+    assert "SL999" not in rules_by_code()
+    assert [e.code for e in match_selector("nesting-too-deep")] == ["SL301"]
+    assert [e.code for e in match_selector("sl30")] == [f"SL30{n}" for n in range(1, 10)]
+    assert len(match_selector("ALL")) == len(RULE_INDEX)
+    assert match_selector("SLX") == []
+
+
+def test_checking_a_file_imports_no_diff_rule() -> None:
+    code = (
+        "import sys\n"
+        "from schemalint.engine import LintOptions, lint_source\n"
+        'lint_source(\'[{"name": "get_weather", "description": "Weather.", "input_schema": '
+        '{"type": "object"}}]\', \'tools.json\', LintOptions(no_config=True))\n'
+        "print(sorted(m for m in sys.modules if m.startswith('schemalint.rules.sl9')))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO)
+    assert result.stdout.strip() == "[]"
