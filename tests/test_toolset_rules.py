@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 
 from schemalint.rules.sl501_too_many_tools import Options as ToolsOptions
 from schemalint.rules.sl501_too_many_tools import TooManyTools
@@ -11,7 +10,16 @@ from schemalint.rules.sl503_token_budget import Options as BudgetOptions
 from schemalint.rules.sl503_token_budget import TokenBudget
 from schemalint.rules.sl504_overlapping_parameters import Options as OverlapOptions
 from schemalint.rules.sl504_overlapping_parameters import OverlappingParameters
-from schemalint.similarity.overlap import name_similarity, overlapping_parameter_pairs
+from schemalint.similarity.actions import opposite_actions, tool_action
+from schemalint.similarity.overlap import (
+    ParameterOverlap,
+    _Candidate,
+    _candidate_pairs,
+    name_similarity,
+    name_words,
+    overlapping_parameter_pairs,
+    parameter_names,
+)
 from schemalint.testing import run_rule
 from schemalint.token_estimate import PER_TOOL_OVERHEAD, estimate_text_tokens, estimate_tool_tokens
 
@@ -85,7 +93,7 @@ def test_name_similarity_sets_verbs_aside() -> None:
 def test_sl504_candidates_match_brute_force_on_many_tools() -> None:
     rng = random.Random(7)
     vocabulary = [f"p{i}" for i in range(40)]
-    items = []
+    items: list[tuple[str, str, dict]] = []
     for i in range(300):
         params = rng.sample(vocabulary[: 8 + i % 30], rng.randint(2, 5))
         items.append((f"get_thing_{i % 4}_{i}", "", {"properties": {p: {} for p in params}}))
@@ -99,8 +107,68 @@ def test_sl504_candidates_match_brute_force_on_many_tools() -> None:
     assert fast == slow and fast
 
 
-def test_sl504_scales_to_10k_tools() -> None:
-    tools = [_tool(f"get_item_{i}", "", f"id_{i}", "fields", "limit") for i in range(10_000)]
-    start = time.perf_counter()
-    run_rule(OverlappingParameters(), tools)
-    assert time.perf_counter() - start < 10
+def test_sl504_matches_comparing_every_pair() -> None:
+    """Candidate generation drops no pair: verb-only names (`get_list`), unnamed and duplicate tools,
+    thresholds whose products round up (0.7 x 10) and a name threshold of 0 included."""
+    rng = random.Random(11)
+    words = ["get", "list", "set", "lock", "unlock", "create", "order", "user", "profile", "item", "x1", "x2"]
+    params = [f"p{i}" for i in range(10)] + ["userId", "user_id", "fields"]
+    checked = 0
+    for _ in range(150):
+        items: list[tuple[str | None, str | None, dict]] = [
+            (
+                "_".join(rng.choices(words, k=rng.randint(0, 4))) or None,
+                rng.choice(["", "Lock the door.", "Unlock it.", None]),
+                {"properties": {key: {} for key in rng.sample(params, rng.randint(0, 10))}},
+            )
+            for _ in range(rng.randint(2, 40))
+        ]
+        min_overlap = rng.choice([0.0, 0.3, 0.5, 0.7, 0.8, 1.0])
+        min_name = rng.choice([0.0, 0.2, 1 / 3, 0.5, 0.7, 1.0])
+        min_parameters = rng.choice([0, 2, 3])
+        expected = []
+        for second in range(len(items)):
+            for first in range(second):
+                pair = _compare_directly(items, first, second, min_overlap, min_name, min_parameters)
+                if pair is not None:
+                    expected.append(pair)
+        found = overlapping_parameter_pairs(items, min_overlap, min_name, min_parameters)
+        assert found == expected
+        checked += len(found)
+    assert checked > 500
+    # names sharing 3 of 15 words reach 0.2 exactly, though 2 * 0.2 / 1.2 * 9 rounds up past 3
+    left, right = (
+        "_".join([f"a{i}" for i in range(6)] + ["x", "y", "z"]),
+        "_".join([f"b{i}" for i in range(6)] + ["x", "y", "z"]),
+    )
+    exact: list[tuple[str | None, str | None, dict]] = [
+        (left, "", {"properties": {"p": {}, "q": {}}}),
+        (right, "", {"properties": {"p": {}, "q": {}}}),
+    ]
+    assert [(p.first, p.second) for p in overlapping_parameter_pairs(exact, 0.8, 0.2, 2)] == [(0, 1)]
+
+
+def _compare_directly(
+    items: list, first: int, second: int, min_overlap: float, min_name: float, min_parameters: int
+) -> ParameterOverlap | None:
+    (left_name, left_text, left_params), (right_name, right_text, right_params) = items[first], items[second]
+    left, right = parameter_names(left_params), parameter_names(right_params)
+    if min(len(left), len(right)) < max(1, min_parameters) or not left & right:
+        return None
+    if not left_name or not right_name or left_name == right_name:
+        return None
+    overlap, similarity = len(left & right) / len(left | right), name_similarity(left_name, right_name)
+    if overlap < min_overlap or similarity < min_name:
+        return None
+    if opposite_actions(tool_action(left_name, left_text or ""), tool_action(right_name, right_text or "")):
+        return None
+    return ParameterOverlap(first, second, overlap, similarity, tuple(sorted(left & right)))
+
+
+def test_sl504_compares_only_tools_sharing_rare_names_and_parameters() -> None:
+    # 10k tools with the same parameters: only the names' rare words (the numbers) tell them apart
+    tools = [_tool(f"get_item_{i}", "", f"id_{i % 7}", "fields", "limit") for i in range(10_000)]
+    items = [(t["name"], t["description"], t["parameters"]) for t in tools]
+    assert overlapping_parameter_pairs(items, 0.8, 0.5, 2) == []
+    candidates = {i: _Candidate(n, d, parameter_names(p), name_words(n)) for i, (n, d, p) in enumerate(items)}
+    assert _candidate_pairs(candidates, 0.8, 0.5) == set()

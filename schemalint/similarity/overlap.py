@@ -1,19 +1,30 @@
 """SL504's lexical comparison: tools with nearly the same parameter names and similar names.
 
-Candidates come from prefix filtering: with parameter names ordered rarest first, two sets whose
-Jaccard overlap is at least t must share one of the first |s| - ceil(t*|s|) + 1 names of each, so
-only tools sharing a rare parameter are ever compared (10k tools stay fast).
+A pair is reported when both Jaccard overlaps reach their thresholds: parameter names and name
+words (verbs set aside). Candidates come from prefix filtering on both at once. With a set's words
+ordered rarest first, two sets whose Jaccard overlap is at least t share one of the first
+|s| - ceil(t*|s|) + 1 words of each (the probing prefix); when the sets are visited from the
+smallest up, the earlier (smaller) one's first |s| - ceil(2t/(1+t)*|s|) + 1 words suffice (the
+indexing prefix). A tool is indexed under every (parameter, name word) pair of its prefixes, so
+only tools sharing a rare parameter *and* a rare name word are ever compared: 10k tools named
+`get_order_17`, `get_order_18`, ... that all take `order_id` stay fast. Every candidate is then
+checked exactly, so the pairs found are those of comparing every pair.
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import product
 from typing import Any
 
 from schemalint.similarity.actions import VERBS, opposite_actions, split_identifier, tool_action
+
+#: keeps ceil(t * n) from rounding up a product such as 0.7 * 10 = 7.000000000000001
+_EPSILON = 1e-9
 
 
 @dataclass(frozen=True)
@@ -25,21 +36,53 @@ class ParameterOverlap:
     shared: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class NameWords:
+    """A tool name's words, and those of them that are not verbs (its object words)."""
+
+    words: frozenset[str]
+    objects: frozenset[str]
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    """What the comparison needs of one tool, computed once."""
+
+    name: str
+    description: str
+    parameters: frozenset[str]
+    name_words: NameWords
+
+
 def parameter_names(parameters: Any) -> frozenset[str]:
     if not isinstance(parameters, Mapping) or not isinstance(parameters.get("properties"), Mapping):
         return frozenset()
     return frozenset("_".join(split_identifier(str(p))) for p in parameters["properties"])
 
 
+@lru_cache(maxsize=65536)
+def name_words(name: str) -> NameWords:
+    words = frozenset(split_identifier(name))
+    return NameWords(words, words - VERBS)
+
+
+def _compared_words(left: NameWords, right: NameWords) -> tuple[frozenset[str], frozenset[str]]:
+    """Object words when both names have some, else all words."""
+    if left.objects and right.objects:
+        return left.objects, right.objects
+    return left.words, right.words
+
+
+def _jaccard(left: frozenset[str], right: frozenset[str]) -> float:
+    return len(left & right) / len(left | right)
+
+
 def name_similarity(left: str, right: str) -> float:
     """Jaccard overlap of the names' object words (verbs set aside; all words when only verbs)."""
-    left_words, right_words = set(split_identifier(left)), set(split_identifier(right))
-    left_objects, right_objects = left_words - VERBS, right_words - VERBS
-    if left_objects and right_objects:
-        left_words, right_words = left_objects, right_objects
+    left_words, right_words = _compared_words(name_words(left), name_words(right))
     if not left_words or not right_words:
         return 0.0
-    return len(left_words & right_words) / len(left_words | right_words)
+    return _jaccard(left_words, right_words)
 
 
 def overlapping_parameter_pairs(
@@ -48,45 +91,114 @@ def overlapping_parameter_pairs(
     min_name_similarity: float,
     min_parameters: int,
 ) -> list[ParameterOverlap]:
-    sets = [parameter_names(parameters) for _, _, parameters in items]
-    frequency = Counter(name for names in sets for name in names)
-    index: dict[str, list[int]] = defaultdict(list)
-    found: list[ParameterOverlap] = []
-    for position, names in enumerate(sets):
-        if len(names) < max(1, min_parameters):
-            continue
-        ordered = sorted(names, key=lambda n: (frequency[n], n))
-        prefix = ordered[: len(ordered) - math.ceil(min_overlap * len(ordered)) + 1]
-        candidates = sorted({other for name in prefix for other in index[name]})
-        for name in prefix:
-            index[name].append(position)
-        for other in candidates:
-            pair = _compare(items, sets, other, position, min_overlap, min_name_similarity)
-            if pair is not None:
-                found.append(pair)
-    return found
+    """The pairs (earlier, later) of `(name, description, parameters)` items that reach both
+    thresholds, ordered by the later item, then the earlier one."""
+    tools: dict[int, _Candidate] = {}
+    for position, (name, description, parameters) in enumerate(items):
+        names = parameter_names(parameters)
+        if name and len(names) >= max(1, min_parameters):  # unnamed tools are SL103's business
+            tools[position] = _Candidate(name, description or "", names, name_words(name))
+    found = []
+    for first, second in _candidate_pairs(tools, min_overlap, min_name_similarity):
+        pair = _compare(first, second, tools[first], tools[second], min_overlap, min_name_similarity)
+        if pair is not None:
+            found.append(pair)
+    return sorted(found, key=lambda pair: (pair.second, pair.first))
 
 
 def _compare(
-    items: Sequence[tuple[str | None, str | None, Any]],
-    sets: list[frozenset[str]],
     first: int,
     second: int,
+    left: _Candidate,
+    right: _Candidate,
     min_overlap: float,
     min_name_similarity: float,
 ) -> ParameterOverlap | None:
-    shared = sets[first] & sets[second]
-    overlap = len(shared) / len(sets[first] | sets[second])
-    if overlap < min_overlap:
-        return None
-    (first_name, first_description, _), (second_name, second_description, _) = items[first], items[second]
-    if not first_name or not second_name or first_name == second_name:
-        return None  # unnamed tools and duplicate names are other rules' business (SL103, SL104)
-    similarity = name_similarity(first_name, second_name)
+    overlap = _jaccard(left.parameters, right.parameters)
+    if overlap < min_overlap or left.name == right.name:
+        return None  # duplicate names are SL104's business
+    left_words, right_words = _compared_words(left.name_words, right.name_words)
+    similarity = _jaccard(left_words, right_words) if left_words and right_words else 0.0
     if similarity < min_name_similarity:
         return None
-    if opposite_actions(
-        tool_action(first_name, first_description or ""), tool_action(second_name, second_description or "")
-    ):
+    if opposite_actions(tool_action(left.name, left.description), tool_action(right.name, right.description)):
         return None
-    return ParameterOverlap(first, second, overlap, similarity, tuple(sorted(shared)))
+    return ParameterOverlap(first, second, overlap, similarity, tuple(sorted(left.parameters & right.parameters)))
+
+
+def _candidate_pairs(
+    tools: Mapping[int, _Candidate], min_overlap: float, min_name_similarity: float
+) -> set[tuple[int, int]]:
+    """A superset of the pairs reaching both thresholds (each pair as (smaller, larger) position)."""
+    parameters = _rarest_first({i: t.parameters for i, t in tools.items()})
+    parameter_prefix = {i: _prefix(ordered, min_overlap) for i, ordered in parameters.items()}
+    if min_name_similarity <= 0:  # names rule nothing out: pairs sharing a prefix parameter
+        keys = {i: [(p,) for p in prefix] for i, prefix in parameter_prefix.items()}
+        return _join(sorted(tools), keys, keys)
+
+    # both names have object words: visit the smallest sets first, index the shorter prefixes
+    objects = _rarest_first({i: t.name_words.objects for i, t in tools.items() if t.name_words.objects})
+    order = sorted(objects, key=lambda i: (len(objects[i]), i))
+    index_threshold = 2 * min_name_similarity / (1 + min_name_similarity)
+    pairs = _join(
+        order,
+        {i: list(product(parameter_prefix[i], _prefix(objects[i], index_threshold))) for i in order},
+        {i: list(product(parameter_prefix[i], _prefix(objects[i], min_name_similarity))) for i in order},
+    )
+
+    # a name made of verbs only (`get`, `list_get`) is compared by all its words, with any tool
+    # sharing a prefix parameter and a word with it
+    verbs_only = [i for i, t in tools.items() if not t.name_words.objects and t.name_words.words]
+    if verbs_only:
+        by_parameter = defaultdict(list)
+        for position, prefix in parameter_prefix.items():
+            for name in prefix:
+                by_parameter[name].append(position)
+        for position in verbs_only:
+            words = tools[position].name_words.words
+            for name in parameter_prefix[position]:
+                for other in by_parameter[name]:
+                    if other != position and words & tools[other].name_words.words:
+                        pairs.add((other, position) if other < position else (position, other))
+    return pairs
+
+
+def _rarest_first(sets: Mapping[int, frozenset[str]]) -> dict[int, list[str]]:
+    """Each set's words ordered rarest first across all the sets (ties by the word): one global order."""
+    frequency = Counter(word for words in sets.values() for word in words)
+    return {position: sorted(words, key=lambda w: (frequency[w], w)) for position, words in sets.items()}
+
+
+def _prefix(ordered: list[str], threshold: float) -> list[str]:
+    """The first words of a set, one of which a set reaching Jaccard `threshold` with it must share."""
+    required = math.ceil(threshold * len(ordered) - _EPSILON) if threshold > 0 else 0
+    return ordered[: max(0, len(ordered) - required + 1)]
+
+
+def _join(
+    order: Iterable[int],
+    index_keys: Mapping[int, Sequence[Hashable]],
+    probe_keys: Mapping[int, Sequence[Hashable]],
+    probe_after_indexing: bool = False,
+) -> set[tuple[int, int]]:
+    """Pairs of positions whose probe keys meet an index key of the other. Positions are visited in
+    `order`, each probing those visited before it; with `probe_after_indexing`, all are indexed
+    first and the probing positions meet every other position."""
+    index: dict[Hashable, list[int]] = defaultdict(list)
+    pairs: set[tuple[int, int]] = set()
+
+    def probe(position: int) -> None:
+        for key in probe_keys.get(position, ()):
+            for other in index.get(key, ()):
+                if other != position:
+                    pairs.add((other, position) if other < position else (position, other))
+
+    for position in order:
+        if not probe_after_indexing:
+            probe(position)
+        for key in index_keys[position]:
+            index[key].append(position)
+    if probe_after_indexing:
+        for position in probe_keys:
+            probe(position)
+    return pairs
