@@ -17,9 +17,9 @@ from schemalint.diagnostics import Diagnostic, Finding
 from schemalint.dialects import ACCEPTED_SHAPES, detect_tools
 from schemalint.loaders import Document, LoadError
 from schemalint.loaders.discover import SourceFile, discover, matches_any, resolve_path, source_format
-from schemalint.model import Severity, Span, Tool, ToolSet, join_pointer, split_pointer
+from schemalint.model import SchemaNode, Severity, Span, Tool, ToolSet, join_pointer, split_pointer
 from schemalint.rules import RuleEntry, match_selector, rules_by_code
-from schemalint.rules.base import LintContext, NodeRule, Rule, Scope, ToolRule, ToolSetRule
+from schemalint.rules.base import LintContext, NodeRule, Nodes, Rule, Scope, ToolRule, ToolSetRule
 from schemalint.targets import resolve_targets
 
 #: a JSON or YAML file without any of these words cannot hold a tool definition
@@ -126,9 +126,18 @@ class RuleSet:
         self.severities = {code: s.severity for code, s in config.rules.items() if s.severity is not None}
         self.tool_rules = [r for r in self.instances if isinstance(r, ToolRule)]
         self.node_rules = [r for r in self.instances if isinstance(r, NodeRule)]
+        self._node_rules_by_filters: dict[frozenset[Nodes], list[NodeRule]] = {}
         self.toolset_rules = [r for r in self.instances if isinstance(r, ToolSetRule)]
         #: what the rules' findings depend on besides the tool (FindingCache keys)
         self.fingerprint = repr(config)
+
+    def node_rules_for(self, node: SchemaNode) -> list[NodeRule]:
+        """The node rules whose `nodes` filter `node` passes, in rule order."""
+        passed = Nodes.of(node)
+        rules = self._node_rules_by_filters.get(passed)
+        if rules is None:
+            rules = self._node_rules_by_filters[passed] = [r for r in self.node_rules if r.nodes in passed]
+        return rules
 
     def severity(self, rule: type[Rule], finding: Finding) -> Severity:
         return self.severities.get(rule.code) or finding.severity or rule.severity
@@ -350,7 +359,7 @@ def _tool_findings(tool: Tool, rules: RuleSet, context: LintContext) -> list[tup
     found: list[tuple[Rule, Finding]] = [(r, f) for r in rules.tool_rules for f in r.check(tool, context)]
     if rules.node_rules:
         for node in tool.schema_nodes():
-            for node_rule in rules.node_rules:
+            for node_rule in rules.node_rules_for(node):
                 found.extend((node_rule, f) for f in node_rule.check(node, context))
     return found
 

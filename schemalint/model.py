@@ -148,11 +148,28 @@ class Tool:
     def display_name(self) -> str:
         return self.name if self.name else f"<tool #{self.index}>"
 
+    #: (parameters, parameters_pointer, nodes) of the last walk: see schema_nodes()
+    _walked: tuple[JSON, str, tuple[SchemaNode, ...]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
+
     def schema_nodes(self) -> Iterator[SchemaNode]:
-        """Every sub-schema of the parameters, outermost first."""
+        """Every sub-schema of the parameters, outermost first.
+
+        Walked once and kept, since the engine and several rules go over the same nodes; walked again
+        if `parameters` or `parameters_pointer` is replaced (the schema itself is never edited in place).
+        """
         if self.parameters_pointer is None:
             return iter(())
-        return walk_schema(self, self.parameters, self.parameters_pointer)
+        walked = self._walked
+        if walked is None or walked[0] is not self.parameters or walked[1] != self.parameters_pointer:
+            nodes = tuple(walk_schema(self, self.parameters, self.parameters_pointer))
+            walked = self._walked = (self.parameters, self.parameters_pointer, nodes)
+        return iter(walked[2])
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Worker processes send tools back: without the walked nodes, which are cheap to walk again."""
+        return {**self.__dict__, "_walked": None}
 
 
 @dataclass
@@ -211,6 +228,9 @@ def is_object_schema(schema: JSON) -> bool:
     )
 
 
+_CHILD_KEYWORDS = frozenset(SCHEMA_KEYWORDS_MAP + SCHEMA_KEYWORDS_SINGLE + SCHEMA_KEYWORDS_LIST)
+
+
 def walk_schema(tool: Tool, root: JSON, pointer: str) -> Iterator[SchemaNode]:
     """Depth-first walk over sub-schemas; iterative so that hostile depth cannot overflow the stack."""
     stack: list[SchemaNode] = [SchemaNode(tool, root, pointer, None, 0)]
@@ -218,8 +238,8 @@ def walk_schema(tool: Tool, root: JSON, pointer: str) -> Iterator[SchemaNode]:
         node = stack.pop()
         yield node
         schema = node.schema
-        if not isinstance(schema, dict):
-            continue
+        if not isinstance(schema, dict) or _CHILD_KEYWORDS.isdisjoint(schema):
+            continue  # a leaf: most nodes are
         children: list[SchemaNode] = []
         # properties and items add a level of nesting; composition branches stay at the same level
         for keyword in SCHEMA_KEYWORDS_MAP:

@@ -358,14 +358,19 @@ def validate_limit_overrides(overrides: Any) -> dict[str, dict[str, int]]:
 def limit(target: str, name: str, settings: Mapping[str, Any] | None = None) -> Limit | None:
     """The value of limit `name` for `target`, after config overrides; None when the target has none."""
     overrides = (settings or {}).get("target-limits") or {}
-    base = BASE_TARGET.get(target)
-    row = next((r for r in rows_for(target, Kind.LIMIT) if r.key == name and r.target == target), None)
-    if row is None:
-        row = next((r for r in rows_for(target, Kind.LIMIT) if r.key == name), None)
-    for source_target in (target, base):
+    for source_target in (target, BASE_TARGET.get(target)):
         table = overrides.get(source_target) if source_target else None
         if isinstance(table, Mapping) and isinstance(table.get(name), int):
             return Limit(target, name, table[name], f"config `target-limits.{source_target}.{name}`")
+    return _table_limit(target, name)
+
+
+@cache
+def _table_limit(target: str, name: str) -> Limit | None:
+    """The limit as the table gives it: the target's own row, else its base target's."""
+    row = next((r for r in rows_for(target, Kind.LIMIT) if r.key == name and r.target == target), None)
+    if row is None:
+        row = next((r for r in rows_for(target, Kind.LIMIT) if r.key == name), None)
     if row is None:
         return None
     return Limit(target, name, row.value, row.source, row.uncertain)

@@ -44,10 +44,13 @@ def split_name(name: str | None) -> list[str]:
     """
     if not name:
         return []
-    words: list[str] = []
-    for part in _SEPARATORS.split(name):
-        words.extend(w.lower() for w in _WORD.findall(part))
-    return words
+    return list(_split_name(name))
+
+
+@lru_cache(maxsize=8192)
+def _split_name(name: str) -> tuple[str, ...]:
+    """Cached: the same tool and property names are split by many rules (and repeat across tools)."""
+    return tuple(word.lower() for part in _SEPARATORS.split(name) for word in _WORD.findall(part))
 
 
 def name_style(name: str) -> str | None:
@@ -552,6 +555,8 @@ def poisoning_matches(text: str) -> list[tuple[str, str]]:
     """
     found: list[tuple[str, str]] = []
     lowered = text.lower()
+    if len(lowered) == len(text) and not _ANY_TRIGGER.search(lowered):
+        return found  # no trigger word anywhere: no pattern can match (one scan instead of one per trigger)
     for category, pattern in POISONING_PATTERNS:
         # lower() may change the length of rare characters (`İ`): then offsets differ, so read everything
         windows = (
@@ -602,6 +607,7 @@ _POISONING_TRIGGERS: dict[str, tuple[str, ...]] = {
         "指令",
     ),
 }
+_ANY_TRIGGER = re.compile("|".join(re.escape(t) for triggers in _POISONING_TRIGGERS.values() for t in triggers))
 _WINDOW = 300
 
 
@@ -668,6 +674,8 @@ def hidden_characters(text: str) -> list[tuple[int, str, str]]:
     them in ordinary spelling, and a BOM at the very start are legitimate and not reported.
     """
     found: list[tuple[int, str, str]] = []
+    if text.isascii():  # every hidden character is outside ASCII
+        return found
     for match in _HIDDEN_CHAR.finditer(text):  # most texts have none: one C-speed scan
         index, code = match.start(), ord(match.group())
         kind = next(k for low, high, k in _HIDDEN if low <= code <= high)

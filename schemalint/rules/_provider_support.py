@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from schemalint.diagnostics import Finding
@@ -19,8 +20,12 @@ from schemalint.targets import finding_severity
 
 def ordered_targets(tool: Tool, context: LintContext) -> list[str]:
     """The tool's targets in the fixed order of TARGETS (stable messages and output)."""
-    targets = context.targets(tool)
-    return [t for t in TARGETS if t in targets] + sorted(t for t in targets if t not in TARGETS)
+    return list(_ordered(context.targets(tool)))
+
+
+@cache
+def _ordered(targets: frozenset[str]) -> tuple[str, ...]:
+    return (*(t for t in TARGETS if t in targets), *sorted(t for t in targets if t not in TARGETS))
 
 
 def without_inherited(targets: list[str]) -> list[str]:

@@ -9,7 +9,8 @@ from __future__ import annotations
 import dataclasses
 import enum
 import inspect
-from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from schemalint.model import SchemaNode, Severity, Tool, ToolSet
 
@@ -70,8 +71,52 @@ class Rule:
         return dataclasses.fields(cls.Options)
 
 
+class Nodes(enum.Enum):
+    """Which schema nodes a NodeRule looks at. The engine calls `check` only on those, so that a
+    rule about property names is not called on every `items` or `anyOf` branch. It is a filter in
+    front of `check`, not a replacement for the rule's own guards: `check` must stay correct on any
+    node (tests call it directly), and must yield nothing on the nodes its filter leaves out."""
+
+    #: every node, whatever its schema (a rule that reports malformed schemas)
+    ALL = "all"
+    #: nodes whose schema is a JSON object (not `true`/`false` or a malformed value)
+    OBJECTS = "objects"
+    #: nodes reached through `properties`, whatever their name or schema (`node.is_property`)
+    PROPERTIES = "properties"
+    #: properties with a non-empty name and an object schema (`text.property_schema(node)` is not None)
+    NAMED_PROPERTIES = "named-properties"
+
+    @staticmethod
+    def of(node: SchemaNode) -> frozenset[Nodes]:
+        """The filters `node` passes (one of a few shared sets, so callers can key a cache on it)."""
+        is_object = isinstance(node.schema, Mapping)
+        is_property = node.via == "properties"
+        return _PASSED[is_object, is_property, is_property and is_object and bool(node.property_name)]
+
+
+def _passed(is_object: bool, is_property: bool, is_named_property: bool) -> frozenset[Nodes]:
+    passed = {Nodes.ALL}
+    if is_object:
+        passed.add(Nodes.OBJECTS)
+    if is_property:
+        passed.add(Nodes.PROPERTIES)
+    if is_named_property:
+        passed.add(Nodes.NAMED_PROPERTIES)
+    return frozenset(passed)
+
+
+_PASSED = {
+    (is_object, is_property, is_named): _passed(is_object, is_property, is_named)
+    for is_object in (False, True)
+    for is_property in (False, True)
+    for is_named in (False, True)
+}
+
+
 class NodeRule(Rule):
     scope = Scope.NODE
+    #: the nodes this rule can report on (see Nodes); the engine skips the others
+    nodes: ClassVar[Nodes] = Nodes.ALL
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         raise NotImplementedError

@@ -5,7 +5,7 @@ from typing import Iterable
 
 from schemalint.diagnostics import Finding
 from schemalint.model import JSON, SchemaNode, Severity
-from schemalint.rules.base import LintContext, NodeRule
+from schemalint.rules.base import LintContext, NodeRule, Nodes
 from schemalint.text import description_of, merged, sibling_names, split_name, text_units, words_in
 
 VAGUE_WORDS = tuple(
@@ -101,6 +101,7 @@ class VagueParameterName(NodeRule):
     slug = "vague-parameter-name"
     severity = Severity.WARNING
     summary = "a parameter is named data, input, value, params, args, payload, obj, or one letter"
+    nodes = Nodes.PROPERTIES
     Options = Options
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from schemalint.diagnostics import Finding
 from schemalint.model import SchemaNode, Severity
 from schemalint.rules._provider_support import name_finding
-from schemalint.rules.base import LintContext, NodeRule
+from schemalint.rules.base import LintContext, NodeRule, Nodes
 
 
 @dataclass(frozen=True)
@@ -57,6 +57,7 @@ class InvalidPropertyName(NodeRule):
     slug = "invalid-property-name"
     severity = Severity.ERROR
     summary = "a property key breaks a target's rule for parameter names"
+    nodes = Nodes.PROPERTIES
     Options = Options
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:

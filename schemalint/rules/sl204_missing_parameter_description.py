@@ -4,7 +4,7 @@ from typing import Iterable
 
 from schemalint.diagnostics import Finding
 from schemalint.model import SchemaNode, Severity
-from schemalint.rules.base import LintContext, NodeRule
+from schemalint.rules.base import LintContext, NodeRule, Nodes
 from schemalint.text import description_of, property_schema
 
 
@@ -44,6 +44,7 @@ class MissingParameterDescription(NodeRule):
     slug = "missing-parameter-description"
     severity = Severity.WARNING
     summary = "a parameter has no description"
+    nodes = Nodes.NAMED_PROPERTIES
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         if property_schema(node) is None or "$ref" in node.schema:

@@ -5,7 +5,7 @@ from typing import Iterable
 
 from schemalint.diagnostics import Finding
 from schemalint.model import JSON, SchemaNode, Severity, schema_types
-from schemalint.rules.base import LintContext, NodeRule
+from schemalint.rules.base import LintContext, NodeRule, Nodes
 from schemalint.text import description_of, is_constrained_string, merged, property_schema, split_name, text_gives_example_or_format
 
 IDENTIFIER_WORDS = tuple("id ids sku skus uuid uuids guid guids isbn iban ean upc".split())
@@ -64,6 +64,7 @@ class IdentifierWithoutFormat(NodeRule):
     slug = "identifier-without-format"
     severity = Severity.INFO
     summary = "an id-like string parameter has no pattern, format or example"
+    nodes = Nodes.NAMED_PROPERTIES
     Options = Options
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:

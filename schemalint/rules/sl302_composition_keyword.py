@@ -4,7 +4,7 @@ from typing import Any, Iterable, Mapping
 
 from schemalint.diagnostics import Finding, Fix, PatchOperation
 from schemalint.model import SchemaNode, Severity, join_pointer, nullable_union_branch
-from schemalint.rules.base import LintContext, NodeRule
+from schemalint.rules.base import LintContext, NodeRule, Nodes
 
 COMPOSITION_KEYWORDS = ("oneOf", "anyOf", "allOf", "not")
 
@@ -48,6 +48,7 @@ class CompositionKeyword(NodeRule):
     slug = "composition-keyword"
     severity = Severity.WARNING
     summary = 'oneOf/anyOf/allOf/not; a nullable union gets the hint type: [T, "null"]'
+    nodes = Nodes.OBJECTS
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         schema = node.schema

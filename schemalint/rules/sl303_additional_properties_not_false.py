@@ -4,7 +4,7 @@ from typing import Iterable, Mapping
 
 from schemalint.diagnostics import Finding, Fix, PatchOperation
 from schemalint.model import SchemaNode, Severity, is_object_schema, join_pointer
-from schemalint.rules.base import LintContext, NodeRule
+from schemalint.rules.base import LintContext, NodeRule, Nodes
 
 
 class AdditionalPropertiesNotFalse(NodeRule):
@@ -43,6 +43,7 @@ class AdditionalPropertiesNotFalse(NodeRule):
     slug = "additional-properties-not-false"
     severity = Severity.WARNING
     summary = "an object schema lacks additionalProperties: false (error under strict)"
+    nodes = Nodes.OBJECTS
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         schema = node.schema

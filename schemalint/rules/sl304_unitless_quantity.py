@@ -7,7 +7,7 @@ from typing import Iterable
 from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import SchemaNode, Severity, schema_types
-from schemalint.rules.base import LintContext, NodeRule
+from schemalint.rules.base import LintContext, NodeRule, Nodes
 from schemalint.text import description_of, merged, name_has_unit, property_schema, sibling_names, split_name, text_mentions_unit
 
 QUANTITY_WORDS = tuple(
@@ -111,6 +111,7 @@ class UnitlessQuantity(NodeRule):
     slug = "unitless-quantity"
     severity = Severity.WARNING
     summary = "a numeric quantity (amount, duration, size, weight...) has no unit in its name or description"
+    nodes = Nodes.NAMED_PROPERTIES
     Options = Options
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:

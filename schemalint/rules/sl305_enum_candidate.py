@@ -5,7 +5,7 @@ from typing import Iterable
 
 from schemalint.diagnostics import Finding
 from schemalint.model import SchemaNode, Severity, schema_types
-from schemalint.rules.base import LintContext, NodeRule
+from schemalint.rules.base import LintContext, NodeRule, Nodes
 from schemalint.text import is_constrained_string, merged, property_schema, split_name
 
 ENUM_WORDS = tuple(
@@ -62,6 +62,7 @@ class EnumCandidate(NodeRule):
     slug = "enum-candidate"
     severity = Severity.INFO
     summary = "a free string named status/state/type/kind/mode/sort/order/level/priority/currency... has no enum"
+    nodes = Nodes.NAMED_PROPERTIES
     Options = Options
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:

@@ -7,7 +7,7 @@ from typing import Iterable
 from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import SchemaNode, Severity, schema_types
-from schemalint.rules.base import LintContext, NodeRule
+from schemalint.rules.base import LintContext, NodeRule, Nodes
 from schemalint.text import description_of, property_schema, split_name
 
 #: Names of a parameter that sets how many results come back.
@@ -81,6 +81,7 @@ class UnboundedCollection(NodeRule):
     slug = "unbounded-collection"
     severity = Severity.WARNING
     summary = "limit/count/page_size/top_k/max_results without maximum; array without maxItems"
+    nodes = Nodes.NAMED_PROPERTIES
     Options = Options
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:

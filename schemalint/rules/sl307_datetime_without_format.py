@@ -4,7 +4,7 @@ from typing import Iterable
 
 from schemalint.diagnostics import Finding
 from schemalint.model import SchemaNode, Severity, schema_types
-from schemalint.rules.base import LintContext, NodeRule
+from schemalint.rules.base import LintContext, NodeRule, Nodes
 from schemalint.text import description_of, property_schema, split_name, text_states_date_format
 
 #: Name words that make a string a date or time.
@@ -70,6 +70,7 @@ class DatetimeWithoutFormat(NodeRule):
     slug = "datetime-without-format"
     severity = Severity.WARNING
     summary = "a date/time string has no format (date-time/date/time) and no stated ISO 8601 format"
+    nodes = Nodes.NAMED_PROPERTIES
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         schema = node.schema

@@ -5,7 +5,7 @@ from urllib.parse import unquote
 
 from schemalint.diagnostics import Finding
 from schemalint.model import JSON, SchemaNode, Severity, join_pointer, resolve_pointer
-from schemalint.rules.base import LintContext, NodeRule
+from schemalint.rules.base import LintContext, NodeRule, Nodes
 from schemalint.schema_facts import DEFINITION_KEYS
 
 _MAX_FOLLOWED = 1000  # refs followed from one $ref before giving up (hostile inputs)
@@ -116,6 +116,7 @@ class RefProblem(NodeRule):
     slug = "ref-problem"
     severity = Severity.ERROR
     summary = "$ref unresolvable or remote (error); recursive or deeper than one hop (warning)"
+    nodes = Nodes.OBJECTS
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         schema = node.schema

@@ -6,7 +6,7 @@ from typing import Iterable
 from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import SchemaNode, Severity
-from schemalint.rules.base import LintContext, NodeRule
+from schemalint.rules.base import LintContext, NodeRule, Nodes
 from schemalint.text import description_of, property_schema
 
 #: Keywords that give a property its type when `type` itself is absent.
@@ -51,6 +51,7 @@ class MissingType(NodeRule):
     slug = "missing-type"
     severity = Severity.WARNING
     summary = "a property has no type (and no enum/const/$ref)"
+    nodes = Nodes.NAMED_PROPERTIES
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         if property_schema(node) is None:

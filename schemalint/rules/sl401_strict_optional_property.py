@@ -8,7 +8,7 @@ from typing import Any
 from schemalint.diagnostics import Finding, Fix, PatchOperation
 from schemalint.model import JSON, SchemaNode, Severity, join_pointer, schema_types
 from schemalint.providers import OPENAI_STRICT, label
-from schemalint.rules.base import LintContext, NodeRule
+from schemalint.rules.base import LintContext, NodeRule, Nodes
 from schemalint.schema_facts import is_nullable
 from schemalint.targets import finding_severity
 
@@ -63,6 +63,7 @@ class StrictOptionalProperty(NodeRule):
     slug = "strict-optional-property"
     severity = Severity.ERROR
     summary = "OpenAI strict mode: a property is not in `required` (optional must be nullable instead)"
+    nodes = Nodes.PROPERTIES
     Options = Options
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:

@@ -10,7 +10,7 @@ from schemalint.diagnostics import Finding
 from schemalint.model import SchemaNode, Severity, join_pointer, schema_types
 from schemalint.providers import GEMINI, GEMINI_REPLACEMENTS, Kind, Row, When, label, rows_for
 from schemalint.rules._provider_support import ordered_targets
-from schemalint.rules.base import LintContext, NodeRule
+from schemalint.rules.base import LintContext, NodeRule, Nodes
 from schemalint.schema_facts import has_typed_items, is_local_definition_ref, recursive_refs, regex_is_complex
 from schemalint.targets import finding_severity, is_forwarded
 
@@ -81,6 +81,7 @@ class UnsupportedKeyword(NodeRule):
     slug = "unsupported-keyword"
     severity = Severity.ERROR
     summary = "a keyword a target rejects or ignores (table in schemalint/providers.py, with sources)"
+    nodes = Nodes.OBJECTS
     Options = Options
 
     def __init__(self, options: Any = None) -> None:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 from typing import Iterable, Iterator
 
 from schemalint.diagnostics import Finding, Fix, PatchOperation
@@ -37,6 +38,16 @@ def tool_strings(tool: Tool) -> Iterator[tuple[str, str, bool]]:
     ):
         if value is not None and pointer is not None:
             yield from _strings(value, pointer)
+
+
+def _all_ascii(tool: Tool) -> bool:
+    """A cheap pre-check (the C JSON encoder, then `str.isascii`): every hidden character is outside
+    ASCII, so a tool whose texts are all ASCII, as most are, has none. False when unsure."""
+    try:
+        parts = [tool.name, tool.description, tool.annotations, tool.parameters, tool.output_schema]
+        return json.dumps(parts, ensure_ascii=False).isascii()
+    except (TypeError, ValueError, RecursionError):  # a value JSON cannot write (YAML dates, cycles)
+        return False
 
 
 class HiddenCharacters(ToolRule):
@@ -78,6 +89,8 @@ class HiddenCharacters(ToolRule):
     summary = "zero-width, bidi control or Unicode tag characters in names, descriptions or enums"
 
     def check(self, tool: Tool, context: LintContext) -> Iterable[Finding]:
+        if _all_ascii(tool):
+            return
         for pointer, text, is_key in tool_strings(tool):
             hidden = hidden_characters(text)
             if not hidden:

@@ -7,7 +7,7 @@ from typing import Iterable
 from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import SchemaNode, Severity, schema_types
-from schemalint.rules.base import LintContext, NodeRule
+from schemalint.rules.base import LintContext, NodeRule, Nodes
 from schemalint.text import description_of, is_constrained_string, merged, property_schema, sibling_names, split_name
 
 PATH_WORDS = tuple("path paths file files filename filenames filepath filepaths dir dirs directory folder url urls uri uris".split())
@@ -85,6 +85,7 @@ class UnconstrainedPath(NodeRule):
     slug = "unconstrained-path"
     severity = Severity.WARNING
     summary = "a path/file/dir/url parameter has no pattern, enum or format"
+    nodes = Nodes.NAMED_PROPERTIES
     Options = Options
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:

@@ -6,7 +6,7 @@ from typing import Iterable
 from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import SchemaNode, Severity, schema_types
-from schemalint.rules.base import LintContext, NodeRule
+from schemalint.rules.base import LintContext, NodeRule, Nodes
 from schemalint.text import description_of, property_schema, split_name
 
 #: Name words that are code whatever the description says.
@@ -68,6 +68,7 @@ class CodeExecutionParameter(NodeRule):
     slug = "code-execution-parameter"
     severity = Severity.WARNING
     summary = "a parameter takes code, shell commands or SQL"
+    nodes = Nodes.NAMED_PROPERTIES
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         schema = node.schema

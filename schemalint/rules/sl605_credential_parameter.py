@@ -6,7 +6,7 @@ from typing import Iterable
 from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import SchemaNode, Severity
-from schemalint.rules.base import LintContext, NodeRule
+from schemalint.rules.base import LintContext, NodeRule, Nodes
 from schemalint.text import description_of, property_schema, split_name
 
 #: Final name words that are a credential on their own.
@@ -77,6 +77,7 @@ class CredentialParameter(NodeRule):
     slug = "credential-parameter"
     severity = Severity.WARNING
     summary = "a password/token/api_key/secret parameter: credentials should not pass through the model"
+    nodes = Nodes.NAMED_PROPERTIES
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         if property_schema(node) is None:

@@ -1,0 +1,96 @@
+"""The engine's shortcuts must not change what the rules report.
+
+A NodeRule's `nodes` filter lets the engine skip nodes the rule cannot report on; these tests call
+every node rule on every node of arbitrary and hand-written schemas and check that a skipped node
+never has a finding. They also check the caches the rules share (walked nodes, split names).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+
+from schemalint.model import Dialect
+from schemalint.rules import all_rules
+from schemalint.rules.base import LintContext, NodeRule, Nodes
+from schemalint.targets import TARGETS, resolve_targets
+from schemalint.testing import make_tool
+from schemalint.text import split_name
+
+from .strategies import json_schemas
+
+EXAMPLES = int(os.environ.get("SCHEMALINT_PROPERTY_EXAMPLES", "60"))
+NODE_RULES = [rule() for rule in all_rules() if issubclass(rule, NodeRule)]
+
+#: one of each kind of node a filter tells apart: boolean, malformed and empty-named properties,
+#: items and anyOf branches, definitions, nested objects
+AWKWARD_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "": {"type": "string"},
+        "flag": True,
+        "odd": "not a schema",
+        "x": {"type": "number"},
+        "data": ["a", "list"],
+        "api_key": {"type": "string", "description": "the API key"},
+        "timeout": {"type": "integer"},
+        "created_at": {"type": "string"},
+        "file_path": {"type": "string"},
+        "sql": {"type": "string"},
+        "ids": {"type": "array", "items": {"type": "string", "oneOf": [{"const": "a"}, {"type": "null"}]}},
+        "bad name!": {"$ref": "#/$defs/Nope"},
+        "deep": {"type": "object", "properties": {"deeper": {"type": "object", "properties": {"a": {}}}}},
+    },
+    "anyOf": [{"required": ["x", "y"]}, {"type": "null"}],
+    "$defs": {"thing": {"type": "object", "properties": {"status": {"type": "string"}}}},
+    "patternProperties": {"^s_": {"type": "string"}},
+}
+
+
+def skipped_findings(schema: Any, dialect: Dialect) -> list[str]:
+    """Findings a node rule gives on a node its own filter tells the engine to skip."""
+    tool = make_tool({"name": "get_thing", "description": "Gets a thing.", "parameters": schema}, dialect=dialect)
+    context = LintContext({id(tool): frozenset(TARGETS) | resolve_targets(tool)})
+    wrong = []
+    for node in tool.schema_nodes():
+        for rule in NODE_RULES:
+            if rule.nodes not in Nodes.of(node):
+                wrong.extend(f"{rule.code} at {node.pointer}: {f.message}" for f in rule.check(node, context))
+    return wrong
+
+
+def test_filters_skip_only_nodes_without_findings() -> None:
+    for dialect in (Dialect.GENERIC, Dialect.GEMINI, Dialect.MCP):
+        assert skipped_findings(AWKWARD_SCHEMA, dialect) == []
+
+
+def test_the_awkward_schema_reaches_every_filter() -> None:
+    tool = make_tool({"name": "t", "parameters": AWKWARD_SCHEMA})
+    reached = {nodes for node in tool.schema_nodes() for nodes in Nodes.of(node)}
+    assert reached == set(Nodes)
+    assert any(Nodes.NAMED_PROPERTIES not in Nodes.of(n) and n.is_property for n in tool.schema_nodes())
+
+
+@given(json_schemas)
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+def test_filters_on_arbitrary_schemas(schema: Any) -> None:
+    assert skipped_findings(schema, Dialect.GENERIC) == []
+
+
+def test_schema_nodes_are_walked_again_when_the_parameters_change() -> None:
+    tool = make_tool({"name": "t", "parameters": {"type": "object", "properties": {"a": {}}}})
+    first = list(tool.schema_nodes())
+    assert list(tool.schema_nodes()) == first
+    assert all(a is b for a, b in zip(tool.schema_nodes(), first))  # walked once
+    tool.parameters = {"type": "object", "properties": {"b": {}, "c": {}}}
+    assert [n.property_name for n in tool.schema_nodes()] == [None, "b", "c"]
+    tool.parameters_pointer = "/0/input_schema"
+    assert [n.pointer for n in tool.schema_nodes()][1] == "/0/input_schema/properties/b"
+
+
+def test_split_name_returns_a_fresh_list() -> None:
+    words = split_name("getHTTPResponse")
+    words.append("changed")
+    assert split_name("getHTTPResponse") == ["get", "http", "response"]
