@@ -607,7 +607,7 @@ _POISONING_TRIGGERS: dict[str, tuple[str, ...]] = {
         "指令",
     ),
 }
-_ANY_TRIGGER = re.compile("|".join(re.escape(t) for triggers in _POISONING_TRIGGERS.values() for t in triggers))
+_ANY_TRIGGER = LazyPattern("|".join(re.escape(t) for triggers in _POISONING_TRIGGERS.values() for t in triggers))
 _WINDOW = 300
 
 

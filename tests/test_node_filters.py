@@ -83,7 +83,7 @@ def test_schema_nodes_are_walked_again_when_the_parameters_change() -> None:
     tool = make_tool({"name": "t", "parameters": {"type": "object", "properties": {"a": {}}}})
     first = list(tool.schema_nodes())
     assert list(tool.schema_nodes()) == first
-    assert all(a is b for a, b in zip(tool.schema_nodes(), first))  # walked once
+    assert all(a is b for a, b in zip(tool.schema_nodes(), first, strict=True))  # walked once
     tool.parameters = {"type": "object", "properties": {"b": {}, "c": {}}}
     assert [n.property_name for n in tool.schema_nodes()] == [None, "b", "c"]
     tool.parameters_pointer = "/0/input_schema"
