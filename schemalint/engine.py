@@ -17,7 +17,7 @@ from schemalint.diagnostics import Diagnostic, Finding
 from schemalint.dialects import ACCEPTED_SHAPES, detect_tools
 from schemalint.loaders import Document, LoadError
 from schemalint.loaders.discover import SourceFile, discover, matches_any, resolve_path, source_format
-from schemalint.model import SchemaNode, Severity, Span, Tool, ToolSet, join_pointer, split_pointer
+from schemalint.model import SchemaNode, Severity, Span, Tool, ToolSet
 from schemalint.rules import RuleEntry, match_selector, rules_by_code
 from schemalint.rules.base import LintContext, NodeRule, Nodes, Rule, Scope, ToolRule, ToolSetRule
 from schemalint.targets import resolve_targets
@@ -462,9 +462,8 @@ def locate(document: Document | None, pointer: str, key: bool = False) -> Span:
     """The span of `pointer`, falling back to the nearest ancestor that exists in the source."""
     if document is None:
         return _START
-    tokens = split_pointer(pointer)
     span = document.positions.locate(pointer, key)
-    while span is None and tokens:
-        tokens.pop()
-        span = document.positions.locate(join_pointer("", *tokens))
+    while span is None and pointer:
+        pointer = pointer.rpartition("/")[0]  # the parent: tokens stay escaped, so no split and join
+        span = document.positions.locate(pointer)
     return span or _START

@@ -34,7 +34,7 @@ from json.decoder import scanstring  # type: ignore[attr-defined]  # the C strin
 from typing import Any
 
 from schemalint.loaders import Document, LoadError
-from schemalint.model import JSON, Span, escape_pointer_token, split_pointer
+from schemalint.model import JSON, Span, escape_pointer_token, unescape_pointer_token
 
 #: Deepest nesting of objects/arrays (mappings/sequences) a loader accepts; the root container is level 1.
 MAX_DEPTH = 500
@@ -89,8 +89,16 @@ class OffsetPositions:
         self._text = text
         self._find = find
         self._lines: LineIndex | None = None
+        #: spans already computed (several findings often point at one place), by (pointer, key)
+        self._spans: dict[tuple[str, bool], Span | None] = {}
 
     def locate(self, pointer: str, key: bool = False) -> Span | None:
+        wanted = (pointer, key)
+        if wanted not in self._spans:
+            self._spans[wanted] = self._locate(pointer, key)
+        return self._spans[wanted]
+
+    def _locate(self, pointer: str, key: bool) -> Span | None:
         entry = self._find(pointer)
         if entry is None:
             return None
@@ -349,16 +357,25 @@ class JsonOffsets:
         self._skip_value = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
         self._members: dict[int, _Members | None] = {}  # by the container's start offset
         start = _JSON_SPACE.match(text).end()  # type: ignore[union-attr]
-        self._root: OffsetSpan = (-1, -1, start, len(text.rstrip(" \t\n\r")))
+        #: every pointer asked for so far, and its ancestors
+        self._found: dict[str, OffsetSpan | None] = {"": (-1, -1, start, len(text.rstrip(" \t\n\r")))}
 
     def find(self, pointer: str) -> OffsetSpan | None:
-        entry: OffsetSpan | None = self._root
-        for token in split_pointer(pointer):
-            assert entry is not None
-            members = self._members_of(entry[2])
-            entry = members.get(token) if members is not None else None
-            if entry is None:
-                return None
+        found = self._found
+        if pointer in found:
+            return found[pointer]
+        # walk up to the nearest pointer already found (findings cluster: usually the parent), then down
+        unresolved = []
+        while pointer not in found:
+            unresolved.append(pointer)
+            pointer = pointer.rpartition("/")[0]
+        entry = found[pointer]
+        for pointer in reversed(unresolved):
+            if entry is not None:
+                members = self._members_of(entry[2])
+                token = pointer.rpartition("/")[2]
+                entry = members.get(unescape_pointer_token(token)) if members is not None else None
+            found[pointer] = entry
         return entry
 
     def _members_of(self, start: int) -> _Members | None:

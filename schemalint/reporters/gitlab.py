@@ -7,7 +7,6 @@ shifts), `severity` (`info`, `minor`, `major`, `critical`, `blocker`) and `locat
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -16,6 +15,7 @@ from schemalint.diagnostics import Diagnostic
 from schemalint.fingerprints import fingerprint
 from schemalint.loaders import Document
 from schemalint.model import Severity
+from schemalint.reporters._json_text import dumps_indented
 
 _SEVERITIES = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
 
@@ -39,4 +39,4 @@ def render(diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document],
                 "location": {"path": d.path, "lines": {"begin": d.span.line, "end": d.span.end_line}},
             }
         )
-    return json.dumps(issues, indent=2, ensure_ascii=False) + "\n"
+    return dumps_indented(issues) + "\n"

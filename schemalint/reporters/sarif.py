@@ -7,7 +7,6 @@ schemalint.fingerprints, so a finding keeps its identity when lines above it mov
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -18,6 +17,7 @@ from schemalint.diagnostics import Diagnostic
 from schemalint.fingerprints import fingerprint
 from schemalint.loaders import Document
 from schemalint.model import Severity
+from schemalint.reporters._json_text import dumps_indented
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 SRCROOT = "%SRCROOT%"
@@ -99,4 +99,4 @@ def render(diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document],
         "results": [_result(d, index[d.code], documents.get(d.path)) for d in diagnostics],
     }
     log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
-    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+    return dumps_indented(log) + "\n"
