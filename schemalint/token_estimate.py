@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable
 from typing import Any
 
 PER_TOOL_OVERHEAD = 8
@@ -39,9 +40,40 @@ _PIECES = re.compile(
 SAMPLE_CHARS = 200_000
 
 
+def _kind(char: str) -> str | None:
+    match = _PIECES.match(char)
+    return match.lastgroup if match else None
+
+
+def _keeping(keep: Callable[[str], bool]) -> dict[int, str]:
+    """A str.translate table that blanks every ASCII character `keep` rejects."""
+    return str.maketrans({c: c if keep(c) else " " for c in map(chr, range(128))})
+
+
+#: In ASCII text the kinds of run are disjoint character classes, so each kind is found by blanking the
+#: others and splitting (C speed, no Python step per piece): (table, characters per token).
+_ASCII_RUNS = (
+    (_keeping(lambda c: _kind(c) == "word"), 8),
+    (_keeping(lambda c: _kind(c) == "digits"), 3),
+    (_keeping(lambda c: _kind(c) == "symbols" and c != "_"), 2),
+    (_keeping(lambda c: c == "_"), 2),  # `_+` is a run of its own, not part of a run of punctuation
+)
+
+
 def estimate_text_tokens(text: str) -> int:
     if len(text) > SAMPLE_CHARS:
         return math.ceil(estimate_text_tokens(text[:SAMPLE_CHARS]) * len(text) / SAMPLE_CHARS)
+    if text.isascii():
+        return sum(
+            (len(run) + per_token - 1) // per_token
+            for table, per_token in _ASCII_RUNS
+            for run in text.translate(table).split()
+        )
+    return _estimate_pieces(text)
+
+
+def _estimate_pieces(text: str) -> int:
+    """The estimate by the definition: one regex match per piece (any text)."""
     total = 0
     for match in _PIECES.finditer(text):
         kind, piece = match.lastgroup, match.group()

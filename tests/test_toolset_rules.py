@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import random
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from schemalint.rules.sl501_too_many_tools import Options as ToolsOptions
 from schemalint.rules.sl501_too_many_tools import TooManyTools
 from schemalint.rules.sl503_token_budget import Options as BudgetOptions
@@ -21,7 +24,7 @@ from schemalint.similarity.overlap import (
     parameter_names,
 )
 from schemalint.testing import run_rule
-from schemalint.token_estimate import PER_TOOL_OVERHEAD, estimate_text_tokens, estimate_tool_tokens
+from schemalint.token_estimate import PER_TOOL_OVERHEAD, _estimate_pieces, estimate_text_tokens, estimate_tool_tokens
 
 
 def _tool(name: str, description: str = "Does one thing.", *params: str) -> dict:
@@ -54,6 +57,17 @@ def test_token_estimate_is_cjk_aware() -> None:
     assert chinese > english  # the same content costs more tokens in Chinese
     assert estimate_tool_tokens("a", "", None) > PER_TOOL_OVERHEAD
     assert estimate_text_tokens("word " * 100_000) == 100_000  # sampled and scaled past SAMPLE_CHARS
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=80))
+def test_token_estimate_ascii_fast_path_matches_the_definition(text: str) -> None:
+    assert estimate_text_tokens(text) == _estimate_pieces(text)
+
+
+def test_token_estimate_ascii_fast_path_keeps_underscore_runs_apart() -> None:
+    for text in ['"_"', "a__b", "x1_2y", "\x1c{}\x1f", "___,,,"]:
+        assert estimate_text_tokens(text) == _estimate_pieces(text), text
 
 
 def test_sl503_reports_total_and_largest_tools() -> None:
