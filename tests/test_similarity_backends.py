@@ -65,7 +65,7 @@ def test_static_encoder_equals_model2vec() -> None:
     """static_encoder.py reimplements model2vec's StaticModel.encode: same vectors, to the bit in practice."""
     model2vec = pytest.importorskip("model2vec")
     real = _real_texts()
-    texts = real + ["", "   ", "\u2603 \U0001d518", "word " * 2000, "冻结账户" * 400, "x" * 9000]
+    texts = [*real, "", "   ", "\u2603 \U0001d518", "word " * 2000, "冻结账户" * 400, "x" * 9000]
     expected = model2vec.StaticModel.from_pretrained(str(STATIC_MODEL_DIR)).encode(texts, show_progress_bar=False)
     actual = StaticEncoder.from_folder(STATIC_MODEL_DIR).encode(texts)
     assert actual.dtype == np.float32 and actual.shape == expected.shape
