@@ -360,7 +360,8 @@ def _tool_findings(tool: Tool, rules: RuleSet, context: LintContext) -> list[tup
     if rules.node_rules:
         for node in tool.schema_nodes():
             for node_rule in rules.node_rules_for(node):
-                found.extend((node_rule, f) for f in node_rule.check(node, context))
+                for finding in node_rule.check(node, context):
+                    found.append((node_rule, finding))
     return found
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from functools import lru_cache
+from typing import Any, TypeGuard
 
 JSON = Any  # a value as json.loads returns it
 
@@ -74,6 +75,12 @@ class Span:
     column: int
     end_line: int
     end_column: int
+
+
+def is_mapping(value: Any) -> TypeGuard[Mapping[str, Any]]:
+    """`isinstance(value, Mapping)`, with the common case first: a dict is checked in C, while the
+    abstract-class check costs about a microsecond, and the rules ask it of every node many times."""
+    return isinstance(value, (dict, Mapping))
 
 
 def escape_pointer_token(token: str | int) -> str:
@@ -210,20 +217,29 @@ class SchemaNode:
 JSON_SCHEMA_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
 
 
-def schema_types(schema: JSON) -> set[str]:
+def schema_types(schema: JSON) -> frozenset[str]:
     """The set of `type` values, lower-cased (Gemini spells them upper-case)."""
     if not isinstance(schema, dict):
-        return set()
+        return _NO_TYPES
     raw = schema.get("type")
     if isinstance(raw, str):
-        return {raw.lower()}
+        return _single_type(raw)
     if isinstance(raw, list):
-        return {t.lower() for t in raw if isinstance(t, str)}
-    return set()
+        return frozenset(t.lower() for t in raw if isinstance(t, str))
+    return _NO_TYPES
+
+
+_NO_TYPES: frozenset[str] = frozenset()
+
+
+@lru_cache(maxsize=256)
+def _single_type(name: str) -> frozenset[str]:
+    """Cached: every rule asks for the types of every node, and a handful of type names repeat."""
+    return frozenset({name.lower()})
 
 
 def is_object_schema(schema: JSON) -> bool:
-    return isinstance(schema, Mapping) and (
+    return is_mapping(schema) and (
         "object" in schema_types(schema) or ("type" not in schema and isinstance(schema.get("properties"), Mapping))
     )
 
@@ -288,7 +304,7 @@ def nullable_union_branch(schema: JSON) -> tuple[str, JSON] | None:
     for keyword in ("anyOf", "oneOf"):
         branches = schema.get(keyword)
         if isinstance(branches, list) and len(branches) == 2:
-            nulls = [b for b in branches if isinstance(b, Mapping) and schema_types(b) == {"null"} and len(b) == 1]
+            nulls = [b for b in branches if is_mapping(b) and schema_types(b) == {"null"} and len(b) == 1]
             if len(nulls) == 1:
                 other = branches[1] if branches[0] is nulls[0] else branches[0]
                 return keyword, other

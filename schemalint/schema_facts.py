@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from schemalint.model import JSON, schema_types
+from schemalint.model import JSON, is_mapping, schema_types
 
 _LOCAL_DEFINITION_REF = re.compile(r"^#/(\$defs|definitions)/[^/]+$")
 _BACKREFERENCE = re.compile(r"\\[1-9]|\\k<")
@@ -18,7 +18,7 @@ TYPE_BEARING_KEYS = ("type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const")
 
 def is_nullable(schema: JSON) -> bool:
     """Whether the schema already admits null (`type` with "null", an anyOf null branch, null in enum)."""
-    if not isinstance(schema, Mapping):
+    if not is_mapping(schema):
         return False
     if "null" in schema_types(schema) or schema.get("nullable") is True:
         return True
@@ -30,7 +30,7 @@ def is_nullable(schema: JSON) -> bool:
 
 def is_union(schema: JSON) -> bool:
     """anyOf/oneOf or a `type` list (Anthropic counts `["T", "null"]` as a union parameter too)."""
-    if not isinstance(schema, Mapping):
+    if not is_mapping(schema):
         return False
     return (
         isinstance(schema.get("anyOf"), list)
@@ -60,7 +60,7 @@ def is_local_definition_ref(ref: Any) -> bool:
 
 def has_typed_items(schema: Mapping[str, Any]) -> bool:
     items = schema.get("items")
-    if isinstance(items, Mapping) and any(k in items for k in TYPE_BEARING_KEYS):
+    if is_mapping(items) and any(k in items for k in TYPE_BEARING_KEYS):
         return True
     return bool(schema.get("prefixItems"))
 
@@ -69,7 +69,7 @@ def _refs_in(value: JSON) -> Iterator[str]:
     stack = [value]
     while stack:
         item = stack.pop()
-        if isinstance(item, Mapping):
+        if is_mapping(item):
             for key, sub in item.items():
                 if key == "$ref" and isinstance(sub, str):
                     yield sub
@@ -86,12 +86,12 @@ def _definition_name(ref: str) -> str | None:
 
 def recursive_refs(root: JSON) -> frozenset[str]:
     """The `$ref` values in `root` that take part in a cycle (`#` itself, or a definition reaching itself)."""
-    if not isinstance(root, Mapping):
+    if not is_mapping(root):
         return frozenset()
     edges: dict[str, set[str]] = {}
     for key in DEFINITION_KEYS:
         group = root.get(key)
-        if isinstance(group, Mapping):
+        if is_mapping(group):
             for name, definition in group.items():
                 edges[f"#/{key}/{name}"] = set(_refs_in(definition))
     outer = {k: v for k, v in root.items() if k not in DEFINITION_KEYS}
@@ -122,14 +122,14 @@ def inline_objects(schema: JSON, depth: int = 1) -> Iterator[tuple[Mapping[str, 
     stack: list[tuple[JSON, int]] = [(schema, depth)]
     while stack:
         node, level = stack.pop()
-        if not isinstance(node, Mapping):
+        if not is_mapping(node):
             continue
         children: list[JSON] = [node.get("items")]
         if isinstance(node.get("anyOf"), list):
             children.extend(node["anyOf"])
         child_level = level
         properties = node.get("properties")
-        if isinstance(properties, Mapping):
+        if is_mapping(properties):
             yield node, level
             children.extend(properties.values())
             child_level = level + 1
@@ -138,12 +138,12 @@ def inline_objects(schema: JSON, depth: int = 1) -> Iterator[tuple[Mapping[str, 
 
 def schema_parts(root: JSON) -> list[JSON]:
     """The root without its definitions, then each definition: the units OpenAI's size limits count."""
-    if not isinstance(root, Mapping):
+    if not is_mapping(root):
         return [root]
     parts: list[JSON] = [{k: v for k, v in root.items() if k not in DEFINITION_KEYS}]
     for key in DEFINITION_KEYS:
         group = root.get(key)
-        if isinstance(group, Mapping):
+        if is_mapping(group):
             parts.extend(group.values())
     return parts
 
@@ -153,7 +153,7 @@ def walk_values(root: JSON) -> Iterator[Mapping[str, Any]]:
     stack = [root]
     while stack:
         item = stack.pop()
-        if isinstance(item, Mapping):
+        if is_mapping(item):
             yield item
             stack.extend(v for v in item.values() if isinstance(v, (Mapping, list)))
         elif isinstance(item, list):

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 from schemalint.lazy_pattern import LazyPattern
-from schemalint.model import JSON, SchemaNode
+from schemalint.model import JSON, SchemaNode, is_mapping
 
 
 def word_set(text: str) -> frozenset[str]:
@@ -76,7 +76,7 @@ def name_style(name: str) -> str | None:
 
 def words_in(words: Iterable[str], vocabulary: Iterable[str]) -> bool:
     """True when every word is in the vocabulary (and there is at least one word)."""
-    vocab = vocabulary if isinstance(vocabulary, frozenset) else {v.lower() for v in vocabulary}
+    vocab = vocabulary if isinstance(vocabulary, frozenset) else merged(vocabulary, ())
     listed = list(words)
     return bool(listed) and all(w in vocab for w in listed)
 
@@ -170,9 +170,14 @@ _IRREGULAR_ACTION_NOUNS = {
 ALL_VERBS = WRITING_VERBS | READING_VERBS | OTHER_VERBS
 
 
+def _as_set(words: Iterable[str]) -> frozenset[str] | set[str]:
+    """The words as a set, without copying one that already is (the verb lists hold hundreds)."""
+    return words if isinstance(words, (set, frozenset)) else set(words)
+
+
 def is_verb_like(word: str, verbs: Iterable[str] = ALL_VERBS) -> bool:
     """A verb, or a noun made from one: `solver`, `calculator`, `prediction`, `loading`, `analysis`."""
-    vocabulary = verbs if isinstance(verbs, (set, frozenset)) else set(verbs)
+    vocabulary = _as_set(verbs)
     if word in vocabulary or _IRREGULAR_ACTION_NOUNS.get(word) in vocabulary:
         return True
     for suffix, replacement in _AGENT_OR_ACTION_SUFFIXES:
@@ -206,7 +211,7 @@ _ARITHMETIC_OBJECTS = word_set(
 def action_verb(words: Iterable[str], verbs: Iterable[str] = ALL_VERBS) -> str | None:
     """The verb that names the tool's action: the first verb, unless it is a noun-like verb
     (`store`, `book`, `order`) followed by another verb (`grocery_store_find_nearby` -> `find`)."""
-    vocabulary = set(verbs)
+    vocabulary = _as_set(verbs)
     listed = list(words)
     found = [(i, w) for i, w in enumerate(listed) if w in vocabulary or is_verb_like(w, vocabulary)]
     for position, (index, word) in enumerate(found):
@@ -221,7 +226,7 @@ def action_verb(words: Iterable[str], verbs: Iterable[str] = ALL_VERBS) -> str |
 
 def first_verb(words: Iterable[str], verbs: Iterable[str] = ALL_VERBS) -> str | None:
     """The first word that is a verb (`github_create_issue` -> `create`; `issue_write` -> `write`)."""
-    vocabulary = set(verbs)
+    vocabulary = _as_set(verbs)
     for word in words:
         if word in vocabulary:
             return word
@@ -274,7 +279,7 @@ def text_units(text: str) -> int:
     text = analysed(text)
     cjk = cjk_count(text)
     without_cjk = _CJK_CHAR.sub(" ", text) if cjk else text
-    return sum(1 for _ in _LATIN_WORD.finditer(without_cjk)) + math.ceil(cjk / 2)
+    return len(_LATIN_WORD.findall(without_cjk)) + math.ceil(cjk / 2)
 
 
 # --------------------------------------------------------------------------------------------
@@ -413,7 +418,7 @@ def text_states_date_format(text: str) -> bool:
 
 def property_schema(node: SchemaNode) -> Mapping[str, JSON] | None:
     """The schema of a named property; None for the root, `items`, composition branches and non-objects."""
-    if node.is_property and node.property_name and isinstance(node.schema, Mapping):
+    if node.is_property and node.property_name and is_mapping(node.schema):
         return node.schema
     return None
 
@@ -421,15 +426,15 @@ def property_schema(node: SchemaNode) -> Mapping[str, JSON] | None:
 def sibling_names(node: SchemaNode) -> list[str]:
     """The other property names of the object that holds this property."""
     parent = node.parent.schema if node.parent is not None else None
-    properties = parent.get("properties") if isinstance(parent, Mapping) else None
-    if not isinstance(properties, Mapping):
+    properties = parent.get("properties") if is_mapping(parent) else None
+    if not is_mapping(properties):
         return []
     return [name for name in properties if name != node.property_name]
 
 
 def description_of(schema: JSON) -> str:
     """The schema's description as the prose rules read it; '' when it is not a string."""
-    if not isinstance(schema, Mapping):
+    if not is_mapping(schema):
         return ""
     text = schema.get("description")
     return analysed(text) if isinstance(text, str) else ""
@@ -437,7 +442,7 @@ def description_of(schema: JSON) -> str:
 
 def is_constrained_string(schema: JSON) -> bool:
     """A string schema whose values are pinned down by enum, const, pattern or format."""
-    return isinstance(schema, Mapping) and any(k in schema for k in ("enum", "const", "pattern", "format"))
+    return is_mapping(schema) and any(k in schema for k in ("enum", "const", "pattern", "format"))
 
 
 # --------------------------------------------------------------------------------------------

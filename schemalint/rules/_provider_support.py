@@ -8,12 +8,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from schemalint.diagnostics import Finding
 from schemalint.model import Severity, Tool
-from schemalint.providers import BASE_TARGET, TARGETS, Kind, compiled, label, limit, rows_for
+from schemalint.providers import BASE_TARGET, TARGETS, Kind, Row, compiled, label, limit, rows_for
 from schemalint.rules.base import LintContext
 from schemalint.targets import finding_severity
 
@@ -48,16 +48,21 @@ def name_violations(
     name: str, tool: Tool, target: str, subject: str, length_limit: str, settings: Mapping[str, Any]
 ) -> list[Violation]:
     """Why `name` breaks `target`'s rule for `subject` (`tool-name`, `property-name`, ...)."""
-    found: list[Violation] = []
-    for row in rows_for(target, Kind.NAME):
-        if row.key == subject and not compiled(row.value).match(name):
-            severity = finding_severity(tool, target, row.severity)
-            found.append(Violation(target, f"{row.fix} (`{row.value}`)", severity, row.source))
+    found = [
+        Violation(target, f"{row.fix} (`{row.value}`)", finding_severity(tool, target, row.severity), row.source)
+        for row in _broken_name_rows(name, target, subject)
+    ]
     bound = limit(target, length_limit, settings)
     if bound is not None and len(name) > bound.value:
         severity = finding_severity(tool, target, bound.severity)
         found.append(Violation(target, f"at most {bound.value} characters, not {len(name)}", severity, bound.source))
     return found
+
+
+@lru_cache(maxsize=8192)
+def _broken_name_rows(name: str, target: str, subject: str) -> tuple[Row, ...]:
+    """The target's name rules for `subject` that `name` breaks (cached: the same property names recur)."""
+    return tuple(r for r in rows_for(target, Kind.NAME) if r.key == subject and not compiled(r.value).match(name))
 
 
 def describe(violations: Iterable[Violation]) -> str:

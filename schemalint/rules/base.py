@@ -12,7 +12,7 @@ import inspect
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from schemalint.model import SchemaNode, Severity, Tool, ToolSet
+from schemalint.model import SchemaNode, Severity, Tool, ToolSet, is_mapping
 
 if TYPE_CHECKING:
     from schemalint.diagnostics import Finding
@@ -89,7 +89,7 @@ class Nodes(enum.Enum):
     @staticmethod
     def of(node: SchemaNode) -> frozenset[Nodes]:
         """The filters `node` passes (one of a few shared sets, so callers can key a cache on it)."""
-        is_object = isinstance(node.schema, Mapping)
+        is_object = is_mapping(node.schema)
         is_property = node.via == "properties"
         return _PASSED[is_object, is_property, is_property and is_object and bool(node.property_name)]
 

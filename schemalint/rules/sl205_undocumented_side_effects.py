@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable
 
 from schemalint.diagnostics import Finding
@@ -18,6 +19,11 @@ class Options:
     """Verbs that mark a tool as writing (replaces the default list)."""
     extend_writing_verbs: tuple[str, ...] = ()
     """Verbs added to `writing-verbs`."""
+
+
+@lru_cache(maxsize=16)
+def _all_verbs(writing: frozenset[str]) -> frozenset[str]:
+    return ALL_VERBS | writing
 
 
 class UndocumentedSideEffects(ToolRule):
@@ -69,7 +75,7 @@ class UndocumentedSideEffects(ToolRule):
         if any(isinstance(annotations.get(key), bool) for key in SIDE_EFFECT_ANNOTATIONS):
             return
         writing = merged(self.options.writing_verbs, self.options.extend_writing_verbs)
-        verb = action_verb(split_name(tool.name or ""), ALL_VERBS | writing)
+        verb = action_verb(split_name(tool.name or ""), _all_verbs(writing))
         if verb not in writing:
             return
         text = analysed(tool.description)

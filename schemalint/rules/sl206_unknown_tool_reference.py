@@ -116,11 +116,15 @@ class UnknownToolReference(ToolSetRule):
     def _check_tool(self, tool: Tool, known_lower: set[str]) -> Iterable[Finding]:
         if not tool.description or tool.description_pointer is None:
             return
-        own_words = {w.lower() for w in _schema_words(tool.parameters)}
+        own_words: set[str] | None = None  # walked only when a reference is not a known tool (rare)
         reported: set[str] = set()
         for name in referenced_tool_names(analysed(tool.description)):
             lowered = name.lower()
-            if lowered in known_lower or lowered in own_words or lowered in reported:
+            if lowered in known_lower or lowered in reported:
+                continue
+            if own_words is None:
+                own_words = {w.lower() for w in _schema_words(tool.parameters)}
+            if lowered in own_words:
                 continue
             reported.add(lowered)
             from_python = tool.dialect is Dialect.PYTHON

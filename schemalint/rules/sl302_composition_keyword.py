@@ -1,9 +1,10 @@
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from schemalint.diagnostics import Finding, Fix, PatchOperation
-from schemalint.model import SchemaNode, Severity, join_pointer, nullable_union_branch
+from schemalint.model import SchemaNode, Severity, is_mapping, join_pointer, nullable_union_branch
 from schemalint.rules.base import LintContext, NodeRule, Nodes
 
 COMPOSITION_KEYWORDS = ("oneOf", "anyOf", "allOf", "not")
@@ -52,7 +53,7 @@ class CompositionKeyword(NodeRule):
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         schema = node.schema
-        if not isinstance(schema, Mapping):
+        if not is_mapping(schema):
             return
         nullable = nullable_union_branch(schema)
         for keyword in COMPOSITION_KEYWORDS:
@@ -81,7 +82,7 @@ class CompositionKeyword(NodeRule):
 
 
 def _flatten_nullable(pointer: str, schema: Mapping[str, Any], keyword: str, branch: Any) -> Fix | None:
-    if not isinstance(branch, Mapping) or "$ref" in branch or not isinstance(branch.get("type"), str):
+    if not is_mapping(branch) or "$ref" in branch or not isinstance(branch.get("type"), str):
         return None
     if any(key in schema for key in branch if key != keyword):
         return None

@@ -1,9 +1,9 @@
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 from schemalint.diagnostics import Finding, Fix, PatchOperation
-from schemalint.model import SchemaNode, Severity, is_object_schema, join_pointer
+from schemalint.model import SchemaNode, Severity, is_mapping, is_object_schema, join_pointer
 from schemalint.rules.base import LintContext, NodeRule, Nodes
 
 
@@ -47,13 +47,13 @@ class AdditionalPropertiesNotFalse(NodeRule):
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         schema = node.schema
-        if not is_object_schema(schema) or not isinstance(schema, Mapping):
+        if not is_object_schema(schema) or not is_mapping(schema):
             return
         value = schema.get("additionalProperties", True)
         if value is False:
             return
         strict = context.is_strict(node.tool)
-        if isinstance(value, Mapping) and not strict:
+        if is_mapping(value) and not strict:
             return
         where = f"object `{node.property_name}`" if node.property_name else "the parameters object"
         if node.parent is not None and node.property_name is None:

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from schemalint.diagnostics import Finding
 from schemalint.model import (
@@ -11,6 +12,7 @@ from schemalint.model import (
     Dialect,
     SchemaNode,
     Severity,
+    is_mapping,
     join_pointer,
     schema_types,
 )
@@ -33,9 +35,8 @@ TYPE_SPELLINGS = {
     "any": None,  # no single type: leave `type` out
 }
 
-_SCHEMA = (Mapping, bool)
+_SCHEMA = (dict, Mapping, bool)  # dict first: checked in C, before the slow abstract-class check
 _NON_NEGATIVE_INT = ("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties")
-_NUMBER = ("minimum", "maximum", "multipleOf")
 _STRING = ("description", "title", "$id", "$schema", "$ref", "$comment", "format", "pattern", "$anchor")
 # `items` is checked on its own: it may also be a list (the draft-04 tuple form)
 _SCHEMA_VALUED = tuple(k for k in SCHEMA_KEYWORDS_SINGLE if k != "items")
@@ -51,39 +52,43 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+#: keyword -> whether its value has the JSON type the meta-schema asks for (other keywords: any value)
+_WELL_FORMED: dict[str, Callable[[Any], bool]] = {
+    **dict.fromkeys(_NON_NEGATIVE_INT, lambda value: _is_int(value) and value >= 0),
+    **dict.fromkeys(("minimum", "maximum"), _is_number),
+    "multipleOf": lambda value: _is_number(value) and value > 0,
+    # draft-04 used booleans
+    **dict.fromkeys(
+        ("exclusiveMinimum", "exclusiveMaximum"), lambda value: _is_number(value) or isinstance(value, bool)
+    ),
+    **dict.fromkeys(_STRING, lambda value: isinstance(value, str)),
+    **dict.fromkeys(_SCHEMA_VALUED, lambda value: isinstance(value, _SCHEMA)),
+    **dict.fromkeys(
+        _SCHEMA_MAPS, lambda value: is_mapping(value) and all(isinstance(v, _SCHEMA) for v in value.values())
+    ),
+    **dict.fromkeys(
+        _SCHEMA_LISTS,
+        lambda value: isinstance(value, list) and bool(value) and all(isinstance(v, _SCHEMA) for v in value),
+    ),
+    "items": lambda value: (
+        isinstance(value, _SCHEMA) or (isinstance(value, list) and all(isinstance(v, _SCHEMA) for v in value))
+    ),
+    "required": lambda value: (
+        isinstance(value, list) and all(isinstance(v, str) for v in value) and len(set(value)) == len(value)
+    ),
+    **dict.fromkeys(("enum", "examples"), lambda value: isinstance(value, list)),
+    **dict.fromkeys(
+        ("uniqueItems", "readOnly", "writeOnly", "deprecated", "nullable"), lambda value: isinstance(value, bool)
+    ),
+    "type": lambda value: (
+        isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))
+    ),
+}
+
+
 def malformed_keywords(schema: Mapping[str, Any]) -> list[str]:
     """Keywords whose value has the wrong JSON type for the meta-schema (a fast pre-check)."""
-    bad = []
-    for key, value in schema.items():
-        if key in _NON_NEGATIVE_INT:
-            ok = _is_int(value) and value >= 0
-        elif key in _NUMBER:
-            ok = _is_number(value) and (key != "multipleOf" or value > 0)
-        elif key in ("exclusiveMinimum", "exclusiveMaximum"):
-            ok = _is_number(value) or isinstance(value, bool)  # draft-04 used booleans
-        elif key in _STRING:
-            ok = isinstance(value, str)
-        elif key in _SCHEMA_VALUED:
-            ok = isinstance(value, _SCHEMA)
-        elif key in _SCHEMA_MAPS:
-            ok = isinstance(value, Mapping) and all(isinstance(v, _SCHEMA) for v in value.values())
-        elif key in _SCHEMA_LISTS:
-            ok = isinstance(value, list) and bool(value) and all(isinstance(v, _SCHEMA) for v in value)
-        elif key == "items":
-            ok = isinstance(value, _SCHEMA) or (isinstance(value, list) and all(isinstance(v, _SCHEMA) for v in value))
-        elif key == "required":
-            ok = isinstance(value, list) and all(isinstance(v, str) for v in value) and len(set(value)) == len(value)
-        elif key in ("enum", "examples"):
-            ok = isinstance(value, list)
-        elif key in ("uniqueItems", "readOnly", "writeOnly", "deprecated", "nullable"):
-            ok = isinstance(value, bool)
-        elif key == "type":
-            ok = isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))
-        else:
-            ok = True
-        if not ok:
-            bad.append(key)
-    return bad
+    return [key for key, value in schema.items() if key in _WELL_FORMED and not _WELL_FORMED[key](value)]
 
 
 def _matches_type(value: Any, type_name: str) -> bool:
@@ -100,7 +105,7 @@ def _matches_type(value: Any, type_name: str) -> bool:
     if type_name == "array":
         return isinstance(value, list)
     if type_name == "object":
-        return isinstance(value, Mapping)
+        return is_mapping(value)
     return True
 
 
@@ -147,7 +152,7 @@ class InvalidSchema(NodeRule):
         schema = node.schema
         if isinstance(schema, bool):
             return
-        if not isinstance(schema, Mapping):
+        if not is_mapping(schema):
             yield Finding(f"a schema must be an object or a boolean, got {type(schema).__name__}", node.pointer)
             return
         yield from self._type_names(node, schema)
@@ -188,7 +193,7 @@ class InvalidSchema(NodeRule):
     def _required(self, node: SchemaNode, schema: Mapping[str, Any]) -> Iterable[Finding]:
         required = schema.get("required")
         properties = schema.get("properties")
-        if not isinstance(required, list) or not isinstance(properties, Mapping):
+        if not isinstance(required, list) or not is_mapping(properties):
             return
         for index, name in enumerate(required):
             if isinstance(name, str) and name not in properties:
@@ -226,7 +231,9 @@ def _meta_schema_messages(schema: Mapping[str, Any]) -> dict[str, str]:
     local = {k: v for k, v in schema.items() if k not in _SCHEMA_MAPS and k not in _SCHEMA_LISTS and k != "items"}
     if not isinstance(local.get("$schema", ""), str):
         local.pop("$schema")
-    validator_class = validator_for(local, default=validator_for({"$schema": "https://json-schema.org/draft/2020-12/schema"}))
+    validator_class = validator_for(
+        local, default=validator_for({"$schema": "https://json-schema.org/draft/2020-12/schema"})
+    )
     messages: dict[str, str] = {}
     for error in validator_class(validator_class.META_SCHEMA).iter_errors(local):
         if error.path:

@@ -1,9 +1,9 @@
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 from schemalint.diagnostics import Finding
-from schemalint.model import JSON_SCHEMA_TYPES, Severity, Tool, schema_types
+from schemalint.model import JSON_SCHEMA_TYPES, Severity, Tool, is_mapping, schema_types
 from schemalint.rules.base import LintContext, ToolRule
 
 
@@ -46,7 +46,7 @@ class RootNotObject(ToolRule):
         if tool.parameters_pointer is None:
             return
         root = tool.parameters
-        if not isinstance(root, Mapping):
+        if not is_mapping(root):
             yield Finding(f"the parameters of `{tool.display_name}` must be a JSON object schema", tool.parameters_pointer)
             return
         types = schema_types(root)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from schemalint.diagnostics import Finding, Fix, PatchOperation
-from schemalint.model import JSON, SchemaNode, Severity, join_pointer, schema_types
+from schemalint.model import JSON, SchemaNode, Severity, is_mapping, join_pointer, schema_types
 from schemalint.providers import OPENAI_STRICT, label
 from schemalint.rules.base import LintContext, NodeRule, Nodes
 from schemalint.schema_facts import is_nullable
@@ -72,7 +72,7 @@ class StrictOptionalProperty(NodeRule):
         if OPENAI_STRICT not in context.targets(node.tool):
             return
         parent = node.parent.schema
-        required = parent.get("required") if isinstance(parent, Mapping) else None
+        required = parent.get("required") if is_mapping(parent) else None
         if isinstance(required, list) and node.property_name in required:
             return
         name = node.property_name
@@ -96,7 +96,7 @@ class StrictOptionalProperty(NodeRule):
 
 def _make_nullable(schema: JSON, pointer: str) -> tuple[str, tuple[PatchOperation, ...]]:
     """How to let `schema` admit null: advice text and patch operations (none when it already does)."""
-    if not isinstance(schema, Mapping) or is_nullable(schema):
+    if not is_mapping(schema) or is_nullable(schema):
         return "", ()
     raw_type = schema.get("type")
     enum_ops: tuple[PatchOperation, ...] = ()

@@ -7,7 +7,7 @@ from functools import cache
 from typing import Any
 
 from schemalint.diagnostics import Finding
-from schemalint.model import SchemaNode, Severity, join_pointer, schema_types
+from schemalint.model import SchemaNode, Severity, is_mapping, join_pointer, schema_types
 from schemalint.providers import GEMINI, GEMINI_REPLACEMENTS, Kind, Row, When, label, rows_for
 from schemalint.rules._provider_support import ordered_targets
 from schemalint.rules.base import LintContext, NodeRule, Nodes
@@ -90,7 +90,7 @@ class UnsupportedKeyword(NodeRule):
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         schema = node.schema
-        if not isinstance(schema, Mapping):
+        if not is_mapping(schema):
             return
         reported: set[Row] = set()
         for target in ordered_targets(node.tool, context):

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from schemalint.diagnostics import Finding
-from schemalint.model import Severity, Tool, ToolSet
+from schemalint.model import Severity, Tool, ToolSet, is_mapping
 from schemalint.providers import ANTHROPIC_STRICT, BASE_TARGET, OPENAI_STRICT, TARGETS, Limit, label, limit
 from schemalint.rules.base import LintContext, ToolSetRule
 from schemalint.schema_facts import inline_objects, is_union, schema_parts
@@ -102,7 +102,7 @@ class ProviderLimitExceeded(ToolSetRule):
         )  # fmt: skip
 
     def _openai_strict_schema(self, tool: Tool, settings: Mapping[str, Any]) -> Iterator[Finding]:
-        if not isinstance(tool.parameters, Mapping) or tool.parameters_pointer is None:
+        if not is_mapping(tool.parameters) or tool.parameters_pointer is None:
             return
         measured = _measure_openai_strict(tool.parameters)
         what = {
@@ -175,7 +175,7 @@ def _parameters(tool: Tool, limit_name: str) -> Iterator[str]:
         if limit_name == "max-union-parameters" and is_union(node.schema):
             yield node.pointer
         if limit_name == "max-optional-parameters":
-            required = node.parent.schema.get("required") if isinstance(node.parent.schema, Mapping) else None
+            required = node.parent.schema.get("required") if is_mapping(node.parent.schema) else None
             if not (isinstance(required, list) and node.property_name in required):
                 yield node.pointer
 
@@ -189,7 +189,7 @@ def _measure_openai_strict(parameters: Mapping[str, Any]) -> dict[str, int]:
         properties = max(properties, sum(len(obj["properties"]) for obj, _ in objects))
     strings = enum_values = large_enum = 0
     for key in ("$defs", "definitions"):
-        if isinstance(parameters.get(key), Mapping):
+        if is_mapping(parameters.get(key)):
             strings += sum(len(str(name)) for name in parameters[key])
     stack: list[Any] = [parameters]
     while stack:
@@ -197,9 +197,9 @@ def _measure_openai_strict(parameters: Mapping[str, Any]) -> dict[str, int]:
         if isinstance(node, list):
             stack.extend(node)
             continue
-        if not isinstance(node, Mapping):
+        if not is_mapping(node):
             continue
-        if isinstance(node.get("properties"), Mapping):
+        if is_mapping(node.get("properties")):
             strings += sum(len(str(name)) for name in node["properties"])
         enum = node.get("enum")
         if isinstance(enum, list):
