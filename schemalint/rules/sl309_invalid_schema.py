@@ -207,19 +207,20 @@ class InvalidSchema(NodeRule):
         types = schema_types(schema)
         if not types or not types <= JSON_SCHEMA_TYPES:
             return
-        candidates: list[tuple[str, Any]] = []
+        # (keyword, index in its list or None, value); pointers are built only for the values that do not match
+        candidates: list[tuple[str, int | None, Any]] = []
         if isinstance(schema.get("enum"), list):
-            candidates += [(join_pointer(node.pointer, "enum", i), v) for i, v in enumerate(schema["enum"])]
+            candidates += [("enum", i, v) for i, v in enumerate(schema["enum"])]
         if "default" in schema:
-            candidates.append((join_pointer(node.pointer, "default"), schema["default"]))
+            candidates.append(("default", None, schema["default"]))
         if isinstance(schema.get("examples"), list):
-            candidates += [(join_pointer(node.pointer, "examples", i), v) for i, v in enumerate(schema["examples"])]
-        for pointer, value in candidates:
+            candidates += [("examples", i, v) for i, v in enumerate(schema["examples"])]
+        for keyword, index, value in candidates:
             if not any(_matches_type(value, t) for t in types):
-                keyword = pointer.rsplit("/", 2)[-2] if pointer.rsplit("/", 1)[-1].isdigit() else "default"
+                tokens = (keyword,) if index is None else (keyword, index)
                 yield Finding(
                     f"{keyword} value {value!r} does not match `type: {schema['type']}`",
-                    pointer,
+                    join_pointer(node.pointer, *tokens),
                     data={"value": value, "type": schema["type"]},
                 )
 
