@@ -385,9 +385,9 @@ def _apply_baseline(path: Path, result: Any, quiet: bool) -> None:
 
 def _print_backend_notices(result: Any) -> None:
     """SL502 could not use the requested embedding backend: say so on stderr (each finding's data says it too)."""
-    from schemalint.similarity import take_notices
-
-    notices = take_notices() + [d.data["backend_notice"] for d in result.diagnostics if "backend_notice" in d.data]
+    embed = sys.modules.get("schemalint.similarity.embed")  # not imported: no embedding ran, nothing to say
+    notices = embed.take_notices() if embed is not None else []
+    notices += [d.data["backend_notice"] for d in result.diagnostics if "backend_notice" in d.data]
     for notice in dict.fromkeys(notices):
         click.echo(f"schemalint: warning: {notice}", err=True)
 

@@ -250,6 +250,8 @@ def _rule_settings(value: Any, where: str) -> dict[str, RuleSetting]:
 
 def build_options(rule: Any, raw: Mapping[str, Any], where: str) -> Any:
     """The rule's Options dataclass from config keys (kebab-case), type-checked."""
+    if not raw:  # the defaults; resolving the type hints below costs more than the rest of a run's setup
+        return rule.Options()
     hints = typing.get_type_hints(rule.Options)
     fields = {f.name: f for f in dataclasses.fields(rule.Options)}
     values: dict[str, Any] = {}
