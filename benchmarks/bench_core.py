@@ -65,9 +65,16 @@ def check_command(path: Path, ignore: Sequence[str]) -> list[str]:
 
 
 def run_once(command: list[str], env: dict[str, str], cwd: Path) -> float:
+    return run_timed(command, env, cwd)[0]
+
+
+def run_timed(command: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
+    """Wall and CPU (user + system) seconds of one run; CPU is the steadier number on a loaded machine."""
     started = time.perf_counter()
-    subprocess.run(command, stdout=subprocess.DEVNULL, check=False, env=env, cwd=cwd)
-    return time.perf_counter() - started
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=env, cwd=cwd)
+    _, _, usage = os.wait4(process.pid, 0)
+    process.returncode = 0  # reaped by wait4
+    return time.perf_counter() - started, usage.ru_utime + usage.ru_stime
 
 
 def peak_rss_mb(command: list[str], env: dict[str, str], cwd: Path) -> float:
@@ -80,20 +87,20 @@ def peak_rss_mb(command: list[str], env: dict[str, str], cwd: Path) -> float:
 
 def startup(
     small: Path, ignore: Sequence[str], trees: dict[str, Path | None], repeat: int, tmp: Path
-) -> dict[str, dict[str, list[float]]]:
-    """Warm- and cold-cache wall times of a 10-tool check for each tree, runs alternating between trees."""
+) -> dict[str, dict[str, list[tuple[float, float]]]]:
+    """Warm- and cold-cache (wall, CPU) times of a 10-tool check for each tree, runs alternating between trees."""
     command = check_command(small, ignore)
     envs = {label: environment(tree) for label, tree in trees.items()}
     warm_dirs = {label: tmp / f"warm-{index}" for index, label in enumerate(trees)}
     for label, folder in warm_dirs.items():
         folder.mkdir()
         run_once(command, envs[label], folder)  # fills the embedding cache
-    times: dict[str, dict[str, list[float]]] = {label: {"warm": [], "cold": []} for label in trees}
+    times: dict[str, dict[str, list[tuple[float, float]]]] = {label: {"warm": [], "cold": []} for label in trees}
     for attempt in range(repeat):
         for label in trees:
-            times[label]["warm"].append(run_once(command, envs[label], warm_dirs[label]))
+            times[label]["warm"].append(run_timed(command, envs[label], warm_dirs[label]))
             cold = Path(tempfile.mkdtemp(prefix=f"cold-{attempt}-", dir=tmp))
-            times[label]["cold"].append(run_once(command, envs[label], cold))
+            times[label]["cold"].append(run_timed(command, envs[label], cold))
     return times
 
 
@@ -138,17 +145,24 @@ def main() -> None:
         print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, repeat={args.repeat}, ignore={args.ignore}")
         small = tool_file(tmp / "tools_10.json", 10)
         times = startup(small, args.ignore, trees, args.repeat, tmp)
-        print(f"\n10-tool start-up, median (min) wall s over {args.repeat} alternating runs")
+        print(f"\n10-tool start-up over {args.repeat} alternating runs: median (min) seconds")
         for label, runs in times.items():
-            warm, cold = runs["warm"], runs["cold"]
-            print(
-                f"  {label:<9} warm cache {statistics.median(warm):.3f} ({min(warm):.3f})"
-                f"   cold cache {statistics.median(cold):.3f} ({min(cold):.3f})"
-            )
+            cells = []
+            for cache in ("warm", "cold"):
+                wall, cpu = [t[0] for t in runs[cache]], [t[1] for t in runs[cache]]
+                cells.append(
+                    f"{cache} cache {statistics.median(wall):.3f} ({min(wall):.3f}) wall, "
+                    f"{statistics.median(cpu):.3f} ({min(cpu):.3f}) CPU"
+                )
+            print(f"  {label:<9} " + ";  ".join(cells))
         if "baseline" in times:
             for cache in ("warm", "cold"):
-                ratio = statistics.median(times["this"][cache]) / statistics.median(times["baseline"][cache])
-                print(f"  this / baseline, {cache} cache: {ratio:.2f}")
+                ratios = [
+                    statistics.median(t[i] for t in times["this"][cache])
+                    / statistics.median(t[i] for t in times["baseline"][cache])
+                    for i in (0, 1)
+                ]
+                print(f"  this / baseline, {cache} cache: {ratios[0]:.2f} wall, {ratios[1]:.2f} CPU")
         print(f"  peak RSS {peak_rss_mb(check_command(small, args.ignore), env, tmp):.1f} MB")
 
         if sizes:

@@ -48,7 +48,11 @@ class LintOptions:
 
 @dataclass
 class SourceResult:
-    """One file after loading: its document (None when it did not load) and the tools found."""
+    """One file after loading: its document (None when it did not load) and the tools found.
+
+    From parallel workers (`lint` with jobs > 1) a file comes back slim: its document as text only,
+    no tools and no per-file diagnostics (LintResult.diagnostics holds every finding that counts).
+    """
 
     path: str
     config: Config
@@ -284,9 +288,13 @@ def _lint_parallel(files: list[tuple[SourceFile, Config]], options: LintOptions,
 def _lint_batch(job: tuple[list[tuple[SourceFile, Config]], LintOptions]) -> LintResult:
     batch, options = job
     result = run_rules([_load_file(source, config, options) for source, config in batch])
-    for source in result.files:  # send back what reporters need; position indexes stay in the worker
+    for source in result.files:
+        # send back what reporters and fixes need (the text); parsed data, position indexes, tools and
+        # the per-file findings (result.diagnostics has those that count) stay in the worker
         if source.document is not None:
             source.document = Document(source.path, source.document.text, None, source.document.format)
+        source.tools = []
+        source.diagnostics = []
     return result
 
 
