@@ -10,8 +10,8 @@ interchangeable. The lexicon is generic English and Chinese tool vocabulary, not
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 
 def _words(text: str) -> tuple[str, ...]:
@@ -141,6 +141,7 @@ def split_identifier(name: str) -> list[str]:
     return list(_split(name))
 
 
+@lru_cache(maxsize=65536)
 def _stem(word: str) -> str:
     """Third-person and -ing forms back to the base verb: returns -> return, finds -> find."""
     if word in _EN_INDEX:
@@ -151,9 +152,10 @@ def _stem(word: str) -> str:
     return word
 
 
-@dataclass(frozen=True)
-class Action:
-    """The tool's main verb (normalised) and its kind; both None when nothing was recognised."""
+class Action(NamedTuple):
+    """The tool's main verb (normalised) and its kind; both None when nothing was recognised.
+
+    A named tuple, not a dataclass: pairs of actions key a cache, and tuples hash and compare in C."""
 
     verb: str | None
     kind: str | None
@@ -215,6 +217,7 @@ def _negated_base(verb: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=65536)
 def are_opposite(left: str, right: str) -> bool:
     if left == right:
         return False
@@ -244,6 +247,7 @@ UNKNOWN_AFFINITY = 0.75
 _DEFAULT_AFFINITY = 0.2
 
 
+@lru_cache(maxsize=65536)  # a set has few distinct actions, and pairs are scored by the thousand
 def action_affinity(a: Action, b: Action) -> float:
     """1.0 for the same kind of action, lower for different kinds, lowest for opposites."""
     if opposite_actions(a, b):

@@ -67,8 +67,14 @@ class ToolView:
         return frozenset(_IDENTIFIER.findall(self.description))
 
     @cached_property
+    def sentences(self) -> list[tuple[str, bool]]:
+        """The description's sentences, each with whether it has exclusion text ("do not use for").
+        No exclusion phrase spans a sentence end, so this is the one regex scan both uses need."""
+        return [(s, _EXCLUSION.search(s) is not None) for s in _SENTENCE_END.split(self.description) if s.strip()]
+
+    @cached_property
     def has_exclusion(self) -> bool:
-        return _EXCLUSION.search(self.description) is not None
+        return any(excluded for _, excluded in self.sentences)
 
     @cached_property
     def is_cjk(self) -> bool:
@@ -84,14 +90,9 @@ class ToolView:
         carry the action and keep mixed-language pairs comparable, and boundary sentences talk about
         the *other* tools, which would pull siblings together (the boundary factor weighs them)."""
         words = " ".join(split_identifier(self.name))
-        description = _without_boundary_sentences(self.description)
+        kept = [sentence for sentence, excluded in self.sentences if not excluded]
+        description = " ".join(kept) if kept else self.description
         return f"{words}: {description}" if words else description
-
-
-def _without_boundary_sentences(description: str) -> str:
-    sentences = [s for s in _SENTENCE_END.split(description) if s.strip()]
-    kept = [s for s in sentences if not _EXCLUSION.search(s)]
-    return " ".join(kept) if kept else description
 
 
 def tool_view(name: str | None, description: str | None, parameters: Any) -> ToolView:
@@ -107,7 +108,8 @@ def calibrate(cosine: float, backend: str) -> float:
 
 
 def _mentions(view: ToolView, name: str) -> bool:
-    return len(name) >= 3 and name in view.identifiers
+    # the substring test first: most descriptions name no sibling, and `identifiers` is a regex scan
+    return len(name) >= 3 and name in view.description and name in view.identifiers
 
 
 def boundary_factor(a: ToolView, b: ToolView) -> float:
@@ -121,7 +123,8 @@ def boundary_factor(a: ToolView, b: ToolView) -> float:
 def parameter_overlap(a: ToolView, b: ToolView) -> float:
     if not a.parameter_names or not b.parameter_names:
         return 0.0
-    return len(a.parameter_names & b.parameter_names) / len(a.parameter_names | b.parameter_names)
+    shared = len(a.parameter_names & b.parameter_names)
+    return shared / (len(a.parameter_names) + len(b.parameter_names) - shared)
 
 
 @dataclass(frozen=True)
