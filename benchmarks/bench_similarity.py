@@ -1,7 +1,8 @@
 """Benchmarks for the tool-set similarity rules (SL502 with the static backend, SL504).
 
     python benchmarks/bench_similarity.py            # 1k and 10k tools
-    python benchmarks/bench_similarity.py --sizes 1000
+    python benchmarks/bench_similarity.py --sizes 1000 --repeat 3
+    python benchmarks/bench_similarity.py --file /tmp/perf/t1000.json   # an existing tool file
 
 Each measurement is a fresh `schemalint check` process (imports, model load, embedding, pairing
 and the JSON report included) on a generated tool file with realistic, distinct descriptions:
@@ -10,7 +11,8 @@ and the JSON report included) on a generated tool file with realistic, distinct 
 - all rules with the warm cache against all rules without SL502 (target: ratio <= 1.2), for sizes
   up to --all-rules-up-to;
 - SL502 in process through run_rule, cold, to separate the rule from the engine's placement.
-Peak memory is the child process's maximum resident set size.
+Peak memory is the child process's maximum resident set size; cpu is its user + system time (steadier
+than wall time when other processes share the machine). --repeat N shows the median of N runs.
 """
 
 from __future__ import annotations
@@ -19,10 +21,13 @@ import argparse
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -141,12 +146,22 @@ try:
 except SystemExit:
     pass
 finally:
-    print("MAXRSS", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    print("USAGE", usage.ru_maxrss, usage.ru_utime + usage.ru_stime, file=sys.stderr)
 """
 
 
-def run_check(folder: Path, *args: str) -> tuple[float, int, int]:
-    """Wall seconds, peak RSS in MiB, number of findings."""
+@dataclass
+class Run:
+    seconds: float
+    #: user + system CPU seconds of the child: steadier than wall time on a shared machine
+    cpu: float
+    peak_mib: int
+    findings: int
+
+
+def run_check(folder: Path, *args: str) -> Run:
+    """One fresh `schemalint check` process on folder/tools.json."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     start = time.perf_counter()
     done = subprocess.run(
@@ -158,9 +173,15 @@ def run_check(folder: Path, *args: str) -> tuple[float, int, int]:
         check=False,
     )
     elapsed = time.perf_counter() - start
-    rss = next(int(line.split()[1]) for line in done.stderr.splitlines() if line.startswith("MAXRSS"))
+    usage = next(line.split() for line in done.stderr.splitlines() if line.startswith("USAGE"))
     findings = len(json.loads(done.stdout)) if done.stdout.strip() else 0
-    return elapsed, rss // 1024, findings
+    return Run(elapsed, float(usage[2]), int(usage[1]) // 1024, findings)
+
+
+def median_run(repeat: int, measure: Callable[[], Run]) -> Run:
+    """The run of median wall time among `repeat` runs."""
+    runs = sorted((measure() for _ in range(repeat)), key=lambda r: r.seconds)
+    return runs[len(runs) // 2]
 
 
 def rule_only_seconds(tools: list[dict], cache: Path) -> tuple[float, int]:
@@ -174,38 +195,65 @@ def rule_only_seconds(tools: list[dict], cache: Path) -> tuple[float, int]:
     return time.perf_counter() - start, len(findings)
 
 
-def bench(size: int, compare_all_rules: bool) -> None:
-    tools = make_tools(size)
+def _show(label: str, run: Run, extra: str = "") -> None:
+    print(f"  {label:<18}: {run.seconds:6.2f} s  cpu {run.cpu:6.2f} s  peak {run.peak_mib} MiB  {extra}".rstrip())
+
+
+def bench(label: str, tools: list[dict], compare_all_rules: bool, repeat: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
+        cache = folder / "cache"
         (folder / "tools.json").write_text(json.dumps(tools), encoding="utf-8")
         (folder / ".schemalint.toml").write_text(
-            f'embedding-backend = "static"\ncache-dir = "{folder / "cache"}"\n', encoding="utf-8"
+            f'embedding-backend = "static"\ncache-dir = "{cache}"\n', encoding="utf-8"
         )
-        cold = run_check(folder, "--select", "SL502")
-        warm = run_check(folder, "--select", "SL502")
+
+        def cold() -> Run:
+            shutil.rmtree(cache, ignore_errors=True)
+            return run_check(folder, "--select", "SL502")
+
+        cold_run = median_run(repeat, cold)
+        warm = median_run(repeat, lambda: run_check(folder, "--select", "SL502"))
         in_process = rule_only_seconds(tools, folder / "cache-in-process")
-        print(f"{size} tools")
-        print(f"  SL502 static cold : {cold[0]:6.2f} s  peak {cold[1]} MiB  ({cold[2]} findings)")
-        print(f"  SL502 static warm : {warm[0]:6.2f} s  peak {warm[1]} MiB")
-        print(f"  SL502 rule alone  : {in_process[0]:6.2f} s  cold, in process, without the engine")
+        print(f"{label} ({len(tools)} tools, median of {repeat})")
+        _show("SL502 static cold", cold_run, f"({cold_run.findings} findings)")
+        _show("SL502 static warm", warm)
+        print(f"  {'SL502 rule alone':<18}: {in_process[0]:6.2f} s  cold, in process, without the engine")
         if compare_all_rules:
-            with_sl502 = run_check(folder)
-            without_sl502 = run_check(folder, "--ignore", "SL502")
-            print(f"  all rules, warm   : {with_sl502[0]:6.2f} s  peak {with_sl502[1]} MiB")
-            print(f"  all rules - SL502 : {without_sl502[0]:6.2f} s  peak {without_sl502[1]} MiB")
-            print(f"  warm ratio        : {with_sl502[0] / without_sl502[0]:6.2f} x (target <= 1.2)")
-        sl504 = run_check(folder, "--select", "SL504")
-        print(f"  SL504 alone       : {sl504[0]:6.2f} s  ({sl504[2]} findings)")
+            shutil.rmtree(cache, ignore_errors=True)
+            all_cold = median_run(1, lambda: run_check(folder))
+            with_sl502 = median_run(repeat, lambda: run_check(folder))
+            without_sl502 = median_run(repeat, lambda: run_check(folder, "--ignore", "SL502"))
+            _show("all rules, cold", all_cold)
+            _show("all rules, warm", with_sl502)
+            _show("all rules - SL502", without_sl502)
+            print(
+                f"  {'warm ratio':<18}: {with_sl502.seconds / without_sl502.seconds:6.2f} x wall, "
+                f"{with_sl502.cpu / without_sl502.cpu:.2f} x cpu (target <= 1.2)"
+            )
+        sl504 = median_run(repeat, lambda: run_check(folder, "--select", "SL504"))
+        _show("SL504 alone", sl504, f"({sl504.findings} findings)")
+
+
+def _tools_of(path: Path) -> list[dict]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return data if isinstance(data, list) else data["tools"]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
+    parser.add_argument("--file", type=Path, nargs="*", default=[], help="tool files to measure instead of sizes")
     parser.add_argument("--all-rules-up-to", type=int, default=2000, help="compare with all rules up to this size")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per measurement (the median is shown)")
     args = parser.parse_args()
+    if args.file:
+        for path in args.file:
+            tools = _tools_of(path)
+            bench(str(path), tools, len(tools) <= args.all_rules_up_to, args.repeat)
+        return
     for size in args.sizes:
-        bench(size, size <= args.all_rules_up_to)
+        bench("generated", make_tools(size), size <= args.all_rules_up_to, args.repeat)
 
 
 if __name__ == "__main__":
