@@ -412,7 +412,6 @@ def output_targets(output_formats: Sequence[str], output_file: str | None) -> li
 def reporter_output(result: Any, outputs: Sequence[Any], quiet: bool, statistics: bool, fixable: int = 0) -> None:
     """Every requested format; the text format on the terminal also gets statistics and the summary."""
     from schemalint.reporters import OutputError, write_reports
-    from schemalint.reporters.text import summary
 
     try:
         write_reports(result.diagnostics, result.documents(), outputs, lambda t: click.echo(t, nl=False), _use_color())
@@ -425,6 +424,8 @@ def reporter_output(result: Any, outputs: Sequence[Any], quiet: bool, statistics
         for (code, slug), count in sorted(counts.items()):
             click.echo(f"{count:>6}  {code}  {slug}")
     if not quiet:
+        from schemalint.reporters.text import summary
+
         click.echo(summary(result.diagnostics, len(result.files), fixable))
 
 

@@ -65,13 +65,13 @@ def test_lookups_by_code_slug_and_prefix() -> None:
     assert match_selector("SLX") == []
 
 
-def test_checking_a_file_imports_no_diff_rule() -> None:
+def test_checking_a_file_imports_no_diff_rule_and_no_toml_parser() -> None:
     code = (
         "import sys\n"
         "from schemalint.engine import LintOptions, lint_source\n"
         'lint_source(\'[{"name": "get_weather", "description": "Weather.", "input_schema": '
         '{"type": "object"}}]\', \'tools.json\', LintOptions(no_config=True))\n'
-        "print(sorted(m for m in sys.modules if m.startswith('schemalint.rules.sl9')))\n"
+        "print(sorted(m for m in sys.modules if m.startswith('schemalint.rules.sl9') or m == 'tomllib'))\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO)
     assert result.stdout.strip() == "[]"
