@@ -249,7 +249,9 @@ _LATIN_WORD = LazyPattern(r"[^\W_]+(?:['’][^\W_]+)?")
 
 
 #: the same ranges as one character class: the regex engine scans at C speed
-_CJK_CHAR = LazyPattern("[" + "".join(f"{chr(low)}-{chr(high)}" for low, high in _CJK_RANGES) + "]")
+_CJK_CHAR = LazyPattern(
+    "[" + "".join(f"{chr(low)}-{chr(high)}" for low, high in _CJK_RANGES) + "]", needs_non_ascii=True
+)
 
 
 #: Prose rules (length, boundaries, side effects, references, units) read this much of a text; the
@@ -307,7 +309,8 @@ _BOUNDARY_EN = LazyPattern(
 )
 _BOUNDARY_ZH = LazyPattern(
     r"不要用于|不用于|不要用|不应用于|不适用|不可用于|不能用于|勿用于|禁止用于|何时不用|不要调用|不应调用"
-    r"|请用|请使用|请改用|改用|而不是|而非|仅用于|只用于|仅限|只能用于|仅适用|只适用|不负责|不支持|不处理"
+    r"|请用|请使用|请改用|改用|而不是|而非|仅用于|只用于|仅限|只能用于|仅适用|只适用|不负责|不支持|不处理",
+    needs_non_ascii=True,
 )
 
 
@@ -363,7 +366,8 @@ _UNIT_WORDS_ZH = word_list(
 #: after a number, in brackets, or in `以X为单位` / `按X计`.
 _UNIT_CHARS_ZH = "分元角秒米克斤吨天日周月年升度"
 _UNIT_CONTEXT_ZH = LazyPattern(
-    rf"\d\s*[{_UNIT_CHARS_ZH}]|[（(]\s*[{_UNIT_CHARS_ZH}]\s*[）)]|以\s*[{_UNIT_CHARS_ZH}]|按\s*[{_UNIT_CHARS_ZH}]\s*计"
+    rf"\d\s*[{_UNIT_CHARS_ZH}]|[（(]\s*[{_UNIT_CHARS_ZH}]\s*[）)]|以\s*[{_UNIT_CHARS_ZH}]|按\s*[{_UNIT_CHARS_ZH}]\s*计",
+    needs_non_ascii=True,
 )
 
 
@@ -465,7 +469,8 @@ _SIDE_EFFECT_TEXT = LazyPattern(
     re.IGNORECASE | re.VERBOSE,
 )
 _SIDE_EFFECT_TEXT_ZH = LazyPattern(
-    r"副作用|幂等|重复调用|重试|不可撤销|不可逆|无法撤销|无法恢复|永久|确认|扣款|收费|通知|只读|覆盖"
+    r"副作用|幂等|重复调用|重试|不可撤销|不可逆|无法撤销|无法恢复|永久|确认|扣款|收费|通知|只读|覆盖",
+    needs_non_ascii=True,
 )
 
 
@@ -657,7 +662,8 @@ def _hidden_ranges() -> tuple[tuple[int, int, str], ...]:
 
 _HIDDEN = _hidden_ranges()
 _HIDDEN_CHAR = LazyPattern(
-    "[" + "".join(f"{re.escape(chr(low))}-{re.escape(chr(high))}" for low, high, _ in _HIDDEN) + "]"
+    "[" + "".join(f"{re.escape(chr(low))}-{re.escape(chr(high))}" for low, high, _ in _HIDDEN) + "]",
+    needs_non_ascii=True,
 )
 
 
