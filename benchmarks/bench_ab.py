@@ -17,15 +17,17 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 
-def run_once(checkout: Path, path: str, extra: list[str]) -> tuple[float, str]:
+def run_once(checkout: Path, path: str, extra: list[str], cwd: str) -> tuple[float, str]:
     env = {**os.environ, "PYTHONPATH": str(checkout), "SCHEMALINT_EMBEDDING_BACKEND": "static"}
     command = [sys.executable, "-m", "schemalint", "check", path, "--no-config", "--output-format", "json", *extra]
     started = time.perf_counter()
-    output = subprocess.run(command, capture_output=True, env=env, check=False).stdout
+    # `python -m` puts the working directory first on sys.path: run outside both checkouts
+    output = subprocess.run(command, capture_output=True, env=env, cwd=cwd, check=False).stdout
     return time.perf_counter() - started, hashlib.sha256(output).hexdigest()
 
 
@@ -41,11 +43,13 @@ def main() -> None:
     checkouts = {"before": args.before.resolve(), "after": args.after.resolve()}
     times: dict[str, list[float]] = {name: [] for name in checkouts}
     digests: dict[str, set[str]] = {name: set() for name in checkouts}
-    for _ in range(args.repeat):
-        for name, checkout in checkouts.items():
-            elapsed, digest = run_once(checkout, args.file, extra)
-            times[name].append(elapsed)
-            digests[name].add(digest)
+    path = str(Path(args.file).resolve())
+    with tempfile.TemporaryDirectory() as neutral:
+        for _ in range(args.repeat):
+            for name, checkout in checkouts.items():
+                elapsed, digest = run_once(checkout, path, extra, neutral)
+                times[name].append(elapsed)
+                digests[name].add(digest)
     for name, checkout in checkouts.items():
         print(f"{name:>6}: median {statistics.median(times[name]):6.2f} s  min {min(times[name]):6.2f} s  ({checkout})")
     ratio = statistics.median(times["before"]) / statistics.median(times["after"])
