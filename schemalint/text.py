@@ -83,7 +83,20 @@ def words_in(words: Iterable[str], vocabulary: Iterable[str]) -> bool:
 
 def merged(default: Iterable[str], extension: Iterable[str]) -> frozenset[str]:
     """A default word list plus a user's `extend-*` list, lower-cased (cached: rules call it per node)."""
-    return _merged(tuple(default) if not isinstance(default, frozenset) else default, tuple(extension))
+    # A rule passes the same two option tuples on every node: find them by identity before hashing
+    # their contents (a tuple does not keep its hash, and word lists are long). Only immutable ones.
+    immutable = isinstance(default, (tuple, frozenset)) and isinstance(extension, tuple)
+    key = (id(default), id(extension))
+    known = _MERGED_BY_IDENTITY.get(key) if immutable else None
+    if known is not None and known[0] is default and known[1] is extension:
+        return known[2]
+    result = _merged(tuple(default) if not isinstance(default, frozenset) else default, tuple(extension))
+    if immutable and len(_MERGED_BY_IDENTITY) < 256:
+        _MERGED_BY_IDENTITY[key] = (default, extension, result)  # holds both, so their ids stay theirs
+    return result
+
+
+_MERGED_BY_IDENTITY: dict[tuple[int, int], tuple[Iterable[str], Iterable[str], frozenset[str]]] = {}
 
 
 @lru_cache(maxsize=256)
@@ -422,7 +435,7 @@ def text_states_date_format(text: str) -> bool:
 
 def property_schema(node: SchemaNode) -> Mapping[str, JSON] | None:
     """The schema of a named property; None for the root, `items`, composition branches and non-objects."""
-    if node.is_property and node.property_name and is_mapping(node.schema):
+    if node.via == "properties" and node.property_name and is_mapping(node.schema):  # node.is_property
         return node.schema
     return None
 

@@ -31,6 +31,9 @@ class NoOptions:
     pass
 
 
+_NO_TARGETS: frozenset[str] = frozenset()
+
+
 class LintContext:
     """What a rule may ask about its surroundings; rules never do I/O."""
 
@@ -45,7 +48,7 @@ class LintContext:
 
     def targets(self, tool: Tool) -> frozenset[str]:
         """The provider targets the tool is checked against (see schemalint.targets)."""
-        return self._targets.get(id(tool), frozenset())
+        return self._targets.get(id(tool), _NO_TARGETS)
 
     def is_strict(self, tool: Tool) -> bool:
         return any(t.endswith("-strict") for t in self.targets(tool))
