@@ -5,7 +5,8 @@ Run: python benchmarks/bench_loaders.py [--repeat 5] [--tools 10000] [--yaml-too
 Prints median wall and CPU times over --repeat runs for: decoding the bytes, `load_json` (the C
 json module plus duplicate-key and depth checks), the first `locate()` (which indexes the
 containers on its path), locating two values in every tool, a later `locate()`, and `load_yaml`
-(data and positions in one pass) on a smaller YAML file, plus the memory of the position index.
+(data and positions in one pass; libyaml events, and ruamel.yaml's for comparison) on a smaller
+YAML file, plus the memory of the position index. Loading rates are in MB per CPU second.
 """
 
 from __future__ import annotations
@@ -41,8 +42,9 @@ def median_seconds(action: Callable[[], Any], repeat: int) -> tuple[float, float
     return statistics.median(wall), statistics.median(cpu)
 
 
-def show(label: str, seconds: tuple[float, float], scale: float = 1.0, unit: str = "s") -> None:
-    print(f"  {label:26}{seconds[0] * scale:9.3f} {unit} wall {seconds[1] * scale:9.3f} {unit} cpu")
+def show(label: str, seconds: tuple[float, float], scale: float = 1.0, unit: str = "s", megabytes: float = 0) -> None:
+    rate = f"  {megabytes / seconds[1]:6.2f} MB/s (cpu)" if megabytes and seconds[1] else ""
+    print(f"  {label:26}{seconds[0] * scale:9.3f} {unit} wall {seconds[1] * scale:9.3f} {unit} cpu{rate}")
 
 
 def tools_json(count: int, indent: int | None) -> bytes:
@@ -69,6 +71,13 @@ def _refused(load: Callable[[str, str], Any], text: str) -> None:
     raise AssertionError("hostile input was accepted")
 
 
+def _load_yaml_with_ruamel(text: str) -> None:
+    """The loader without its libyaml fast path: what every YAML file cost before it."""
+    from schemalint.loaders import jsonyaml
+
+    jsonyaml._build_with_ruamel(jsonyaml._YamlBuilder(), text)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
@@ -83,7 +92,7 @@ def main() -> None:
     print(f"JSON: {args.tools} tools, {len(raw) / 1e6:.1f} MB, median of {args.repeat}")
     show("decode_source", median_seconds(lambda: decode_source(raw, "bench.json"), args.repeat))
     show("json.loads (bare)", median_seconds(lambda: json.loads(text), args.repeat))
-    show("load_json", median_seconds(lambda: load_json(text, "bench.json"), args.repeat))
+    show("load_json", median_seconds(lambda: load_json(text, "bench.json"), args.repeat), megabytes=len(raw) / 1e6)
 
     def first_locate() -> None:
         document = load_json(text, "bench.json")
@@ -124,7 +133,13 @@ def main() -> None:
 
     yaml_text = tools_yaml(args.yaml_tools)
     print(f"YAML: {args.yaml_tools} tools, {len(yaml_text.encode()) / 1e6:.2f} MB, median of {args.repeat}")
-    show("load_yaml", median_seconds(lambda: load_yaml(yaml_text, "bench.yaml"), args.repeat))
+    yaml_megabytes = len(yaml_text.encode()) / 1e6
+    show("load_yaml", median_seconds(lambda: load_yaml(yaml_text, "bench.yaml"), args.repeat), megabytes=yaml_megabytes)
+    show(
+        "load_yaml (ruamel only)",
+        median_seconds(lambda: _load_yaml_with_ruamel(yaml_text), args.repeat),
+        megabytes=yaml_megabytes,
+    )
     small = tools_yaml(10)
     show("load_yaml (10 tools)", median_seconds(lambda: load_yaml(small, "bench.yaml"), 20), 1e3, "ms")
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from schemalint.loaders import LoadError
+from schemalint.loaders import LoadError, jsonyaml
 from schemalint.loaders.jsonyaml import (
     MAX_DEPTH,
     MAX_YAML_NODES,
@@ -703,6 +703,130 @@ def test_linear_scanner_matches_ruamel_on_corpus_as_yaml():
             text = stream.getvalue()
             assert _events(text, linear=True) == _events(text, linear=False), file
             assert load_yaml(text, str(file)).data == data
+
+
+# -- libyaml fast path: the same data, spans and errors as ruamel.yaml ---------------------------------
+
+
+def _loaded(text: str) -> tuple:
+    """Everything load_yaml gives: data (with types), every span, or the error and its position."""
+    try:
+        document = load_yaml(text, "f")
+    except LoadError as error:
+        return ("error", error.message, error.line, error.column)
+    spans = document.positions._find.__self__  # type: ignore[attr-defined]  # the YAML span table
+    return ("ok", json.dumps(document.data), sorted(spans.items()))
+
+
+def _loaded_by_ruamel(text: str, monkeypatch: pytest.MonkeyPatch) -> tuple:
+    def unsure(text: str):
+        raise jsonyaml._NotSureToMatch
+
+    with monkeypatch.context() as patch:
+        patch.setattr(jsonyaml, "_libyaml_events", unsure)
+        return _loaded(text)
+
+
+def _mutations(seed: int, count: int) -> list[str]:
+    """Small random edits of YAML tool files in every style: mostly valid, many subtly broken."""
+    import random
+
+    from ruamel.yaml import YAML
+
+    rng = random.Random(seed)
+    tools = [
+        {
+            "type": "function",
+            "function": {
+                "name": f"find_order_{i}",
+                "description": "Find an order by id: 'quoted', \"double\", #hash, é, 🙂.\nSecond line.",
+                "parameters": {
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": "string", "pattern": "^[A-Z]{2}-[0-9]+$", "description": "the order id"},
+                        "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 10},
+                        "tags": {"type": "array", "items": {"type": "string", "enum": ["a", "b: c", "- d"]}},
+                        "ratio": {"type": ["number", "null"], "multipleOf": 0.5},
+                        "flags": {"type": "object", "additionalProperties": False, "properties": {}},
+                    },
+                    "required": ["id"],
+                },
+            },
+        }
+        for i in range(2)
+    ]
+    seeds = [YAML_TEXT, *SCANNER_SAMPLES[:-1], "a: >-\n  folded\n  text\nb: |\n  lit\n\n  eral\nc: 'q''s'\n"]
+    for flow in (False, None, True):
+        dumper = YAML(typ="safe", pure=True)
+        dumper.default_flow_style = flow
+        dumper.allow_unicode = True
+        stream = io.StringIO()
+        dumper.dump(tools, stream)
+        seeds.append(stream.getvalue())
+    pieces = [
+        *":-[]{},#&*!|>'\" \n?%@`~.\\0a1é",
+        "\n  ",
+        "- ",
+        ": ",
+        "\n- ",
+        "---\n",
+        "&a ",
+        "*a",
+        "!!str ",
+        "<<: ",
+        " \n",
+    ]
+    texts = []
+    for _ in range(count):
+        text = list(rng.choice(seeds))
+        for _ in range(rng.randint(0, 3)):
+            at = rng.randrange(len(text) + 1)
+            if rng.random() < 0.5:
+                text.insert(at, rng.choice(pieces))
+            elif text:
+                del text[min(at, len(text) - 1)]
+        texts.append("".join(text))
+    return texts
+
+
+def test_libyaml_loads_what_ruamel_loads(monkeypatch):
+    texts = _mutations(seed=11, count=600)
+    fallbacks = 0
+    for text in texts:
+        fast = _loaded(text)
+        slow = _loaded_by_ruamel(text, monkeypatch)
+        assert fast == slow, text
+        try:
+            list(jsonyaml._libyaml_events(text))
+        except Exception:
+            fallbacks += 1
+    assert fallbacks < len(texts) * 0.8  # most inputs really took the libyaml path
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a:\tb\n",  # a tab as separation: libyaml accepts, ruamel refuses
+        "a: b\x85c: d\n",  # NEL is a line break only in YAML 1.1
+        "a: |#x\n  y\n",  # a comment glued to a block scalar header
+        "a: |\n \n  y\n",  # a leading whitespace-only line indented less than the text
+        "a:\nb: 1\n",  # an empty value: libyaml places it after the colon, ruamel at the next key
+        "&type: object\n",  # an anchor followed by a colon
+    ],
+)
+def test_libyaml_is_not_used_where_it_reads_differently(text, monkeypatch):
+    with pytest.raises(jsonyaml._NotSureToMatch):
+        list(jsonyaml._libyaml_events(text))
+    assert _loaded(text) == _loaded_by_ruamel(text, monkeypatch)
+
+
+def test_ordinary_yaml_takes_the_libyaml_path(monkeypatch):
+    def no_ruamel(*args):
+        raise AssertionError("ruamel.yaml was used")
+
+    monkeypatch.setattr(jsonyaml, "_build_with_ruamel", no_ruamel)
+    document = load_yaml(YAML_TEXT, "f")
+    assert document.data
 
 
 # -- never a traceback ------------------------------------------------------------------------------

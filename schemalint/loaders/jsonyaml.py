@@ -5,9 +5,11 @@ The public API is three functions:
 - `decode_source(raw, path)`: bytes to text (UTF-8 with or without BOM, UTF-16/32 with a BOM).
 - `load_json(text, path)`: data from the C `json` module. Positions cost nothing until the first
   `locate()`; then only the containers on the pointer's path are indexed (see `JsonOffsets`).
-- `load_yaml(text, path)`: safe YAML only. Data and positions are built in one pass over
-  ruamel.yaml's parser events (no composer, no constructor, no recursion), resolving scalars with the
-  YAML 1.2 core schema. Only the first document of a multi-document stream is loaded.
+- `load_yaml(text, path)`: safe YAML only. Data and positions are built in one pass over parser
+  events (no composer, no constructor, no recursion), resolving scalars with the YAML 1.2 core
+  schema. Only the first document of a multi-document stream is loaded. The events come from
+  libyaml (PyYAML's C parser) where it reads the text exactly as ruamel.yaml's pure parser does,
+  otherwise, and for every error, from ruamel.yaml (see `_libyaml_events`).
 
 Every failure is a `LoadError` with a one-line message and a 1-based line:column. Both loaders refuse
 nesting deeper than `MAX_DEPTH` levels, so downstream code never sees deeper data, and values JSON
@@ -357,37 +359,35 @@ class JsonOffsets:
         self._skip_value = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
         self._members: dict[int, _Members | None] = {}  # by the container's start offset
         start = _JSON_SPACE.match(text).end()  # type: ignore[union-attr]
-        #: every pointer asked for so far, and its ancestors
-        self._found: dict[str, OffsetSpan | None] = {"": (-1, -1, start, len(text.rstrip(" \t\n\r")))}
+        self._root: OffsetSpan = (-1, -1, start, len(text.rstrip(" \t\n\r")))
 
     def find(self, pointer: str) -> OffsetSpan | None:
-        found = self._found
-        if pointer in found:
-            return found[pointer]
-        # walk up to the nearest pointer already found (findings cluster: usually the parent), then down
-        unresolved = []
-        while pointer not in found:
-            unresolved.append(pointer)
-            pointer = pointer.rpartition("/")[0]
-        entry = found[pointer]
-        for pointer in reversed(unresolved):
-            if entry is not None:
-                members = self._members_of(entry[2])
-                token = pointer.rpartition("/")[2]
-                entry = members.get(unescape_pointer_token(token)) if members is not None else None
-            found[pointer] = entry
+        entry: OffsetSpan | None = self._root
+        if not pointer:
+            return entry
+        tokens = pointer[1:].split("/")
+        if "~" in pointer:
+            tokens = [unescape_pointer_token(token) for token in tokens]
+        indexed, members_of = self._members, self._members_of
+        for token in tokens:
+            assert entry is not None
+            start = entry[2]
+            members = indexed[start] if start in indexed else members_of(start)
+            entry = members.get(token) if members is not None else None
+            if entry is None:
+                return None
         return entry
 
     def _members_of(self, start: int) -> _Members | None:
-        if start not in self._members:
-            opening = self._text[start]
-            if opening == "{":
-                self._members[start] = self._object_members(start)
-            elif opening == "[":
-                self._members[start] = self._array_members(start)
-            else:
-                self._members[start] = None
-        return self._members[start]
+        opening = self._text[start]
+        if opening == "{":
+            members: _Members | None = self._object_members(start)
+        elif opening == "[":
+            members = self._array_members(start)
+        else:
+            members = None
+        self._members[start] = members
+        return members
 
     def _object_members(self, start: int) -> _Members:
         text, skip_value = self._text, self._skip_value
@@ -569,21 +569,20 @@ class _YamlBuilder:
         self.has_document = False
 
     def build(self, events: Iterable[Any]) -> JSON:
-        from ruamel.yaml import events as ev
-
+        """Consume ruamel.yaml or PyYAML (libyaml) events: both name their classes alike."""
         for event in events:
-            kind = type(event)
-            if kind is ev.ScalarEvent:
+            kind = type(event).__name__
+            if kind == "ScalarEvent":
                 self._scalar(event)
-            elif kind is ev.MappingStartEvent or kind is ev.SequenceStartEvent:
-                self._open(event, kind is ev.MappingStartEvent)
-            elif kind is ev.MappingEndEvent or kind is ev.SequenceEndEvent:
+            elif kind == "MappingStartEvent" or kind == "SequenceStartEvent":
+                self._open(event, kind == "MappingStartEvent")
+            elif kind == "MappingEndEvent" or kind == "SequenceEndEvent":
                 self._close(event.end_mark.index)
-            elif kind is ev.AliasEvent:
+            elif kind == "AliasEvent":
                 self._alias(event)
-            elif kind is ev.DocumentStartEvent:
+            elif kind == "DocumentStartEvent":
                 self.has_document = True
-            elif kind is ev.DocumentEndEvent or kind is ev.StreamEndEvent:
+            elif kind == "DocumentEndEvent" or kind == "StreamEndEvent":
                 break  # only the first document of a stream is loaded
         return self.root
 
@@ -609,7 +608,7 @@ class _YamlBuilder:
         except _ValueProblem as problem:
             raise _Problem(str(problem), start) from None
         self._count(1, start)
-        is_merge_key = event.value == "<<" and tag is None and event.style is None
+        is_merge_key = event.value == "<<" and tag is None and not event.style  # plain: None (ruamel), "" (libyaml)
         self._place(value, 1, start, end, event.anchor, is_merge_key)
 
     def _alias(self, event: Any) -> None:
@@ -767,20 +766,66 @@ def parse_yaml_events(text: str, linear: bool = True) -> Iterator[Any]:
     return iter(yaml.parse(text))
 
 
+class _NotSureToMatch(Exception):
+    """libyaml may read this text differently from ruamel.yaml: ruamel decides."""
+
+
+#: what libyaml (YAML 1.1) reads differently from ruamel.yaml: tabs as separators, NEL/LS/PS as line
+#: breaks, a block scalar header with a comment not after a space (`|#`), a block scalar's leading
+#: whitespace-only line indented less than its text
+_LIBYAML_DIFFERS = re.compile(r"[\t\x85\u2028\u2029]|[|>][-+0-9]*(?:#|[ ]*(?:#[^\n]*)?\r?\n[ ]+\r?\n)")
+
+
+def _libyaml_events(text: str) -> Iterator[Any]:
+    """libyaml's parser events (PyYAML's C binding, about ten times ruamel's pure parser).
+
+    They match ruamel's, marks included, except where `_NotSureToMatch` is raised: texts matching
+    `_LIBYAML_DIFFERS`, empty plain scalars (libyaml places them after the colon, ruamel at the
+    next token) and anchors and aliases (libyaml accepts `&a:` and `*a:` where ruamel does not).
+    `test_libyaml_events_match_ruamel` compares the two on mutated inputs.
+    """
+    try:
+        from yaml._yaml import CParser
+    except ImportError:  # PyYAML without libyaml
+        raise _NotSureToMatch from None
+    if _LIBYAML_DIFFERS.search(text):
+        raise _NotSureToMatch
+    parser = CParser(text)
+    while (event := parser.get_event()) is not None:
+        if getattr(event, "anchor", None) is not None:
+            raise _NotSureToMatch
+        if not getattr(event, "value", True) and not event.style:
+            raise _NotSureToMatch
+        yield event
+
+
 def load_yaml(text: str, path: str) -> Document:
     """Parse YAML safely: core-schema scalars, no custom tags, bounded aliases, first document only.
 
     Non-string keys become strings as JSON would spell them; duplicate keys, recursive or
     undefined aliases, `.inf`/`.nan` and nesting deeper than MAX_DEPTH are LoadErrors.
+    libyaml parses when it reads the text as ruamel.yaml does; anything else, errors included, is
+    parsed again by ruamel.yaml, whose messages and positions are the ones reported.
     """
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
-    from ruamel.yaml.reader import ReaderError
-
     text = _without_bom(text)
     _check_not_empty(text)
     builder = _YamlBuilder()
     try:
-        data = builder.build(parse_yaml_events(text))
+        data = builder.build(_libyaml_events(text))
+    except Exception:  # not sure, refused or broken: ruamel.yaml has the last word
+        builder = _YamlBuilder()
+        data = _build_with_ruamel(builder, text)
+    if not builder.has_document:
+        raise LoadError("empty file (no YAML document)")
+    return Document(path=path, text=text, data=data, format="yaml", positions=OffsetPositions(text, builder.spans.get))
+
+
+def _build_with_ruamel(builder: _YamlBuilder, text: str) -> JSON:
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+    from ruamel.yaml.reader import ReaderError
+
+    try:
+        return builder.build(parse_yaml_events(text))
     except _Problem as problem:
         raise problem.to_load_error(text) from None
     except MarkedYAMLError as error:
@@ -798,6 +843,3 @@ def load_yaml(text: str, path: str) -> Document:
         raise LoadError(f"nesting too deep to parse (limit {MAX_DEPTH} levels)") from None
     except Exception as error:  # ruamel's own checks (e.g. an assert on `%YAML 1.3`): never a traceback
         raise LoadError(_one_line(f"cannot parse YAML: {error or type(error).__name__}")) from None
-    if not builder.has_document:
-        raise LoadError("empty file (no YAML document)")
-    return Document(path=path, text=text, data=data, format="yaml", positions=OffsetPositions(text, builder.spans.get))
