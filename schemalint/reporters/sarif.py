@@ -53,11 +53,13 @@ def _artifact_location(path: str) -> dict[str, Any]:
     return {"uri": quote(posix.as_posix()), "uriBaseId": SRCROOT}
 
 
-def _result(diagnostic: Diagnostic, rule_index: int, document: Document | None) -> dict[str, Any]:
+def _result(
+    diagnostic: Diagnostic, rule_index: int, document: Document | None, artifact_location: dict[str, Any]
+) -> dict[str, Any]:
     span = diagnostic.span
     location: dict[str, Any] = {
         "physicalLocation": {
-            "artifactLocation": _artifact_location(diagnostic.path),
+            "artifactLocation": artifact_location,
             "region": {
                 "startLine": span.line,
                 "startColumn": span.column,
@@ -85,6 +87,8 @@ def _result(diagnostic: Diagnostic, rule_index: int, document: Document | None) 
 def render(diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document], color: bool = False) -> str:
     codes = sorted({d.code for d in diagnostics})
     index = {code: i for i, code in enumerate(codes)}
+    # once per file, not per finding: resolving an absolute path stats every directory on the way
+    artifact_locations = {path: _artifact_location(path) for path in {d.path for d in diagnostics}}
     run: dict[str, Any] = {
         "tool": {
             "driver": {
@@ -96,7 +100,7 @@ def render(diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document],
         },
         "originalUriBaseIds": {SRCROOT: {"uri": Path.cwd().resolve().as_uri() + "/"}},
         "columnKind": "unicodeCodePoints",
-        "results": [_result(d, index[d.code], documents.get(d.path)) for d in diagnostics],
+        "results": [_result(d, index[d.code], documents.get(d.path), artifact_locations[d.path]) for d in diagnostics],
     }
     log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
     return dumps_indented(log) + "\n"
