@@ -8,6 +8,7 @@ never has a finding. They also check the caches the rules share (walked nodes, s
 from __future__ import annotations
 
 import os
+import pickle
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -88,6 +89,15 @@ def test_schema_nodes_are_walked_again_when_the_parameters_change() -> None:
     assert [n.property_name for n in tool.schema_nodes()] == [None, "b", "c"]
     tool.parameters_pointer = "/0/input_schema"
     assert [n.pointer for n in tool.schema_nodes()][1] == "/0/input_schema/properties/b"
+
+
+def test_a_pickled_tool_leaves_its_walked_nodes_behind() -> None:
+    tool = make_tool({"name": "t", "parameters": {"type": "object", "properties": {"a": {}}}})
+    list(tool.schema_nodes())
+    copy = pickle.loads(pickle.dumps(tool))
+    assert copy._walked is None
+    assert [n.pointer for n in copy.schema_nodes()] == [n.pointer for n in tool.schema_nodes()]
+    assert all(n.tool is copy for n in copy.schema_nodes())
 
 
 def test_split_name_returns_a_fresh_list() -> None:

@@ -155,10 +155,14 @@ class InvalidSchema(NodeRule):
         if not is_mapping(schema):
             yield Finding(f"a schema must be an object or a boolean, got {type(schema).__name__}", node.pointer)
             return
-        yield from self._type_names(node, schema)
+        # the checks of `type` and `required` have nothing to say when the keyword is absent
+        if "type" in schema:
+            yield from self._type_names(node, schema)
         yield from self._meta_schema(node, schema)
-        yield from self._required(node, schema)
-        yield from self._values_match_type(node, schema)
+        if "required" in schema:
+            yield from self._required(node, schema)
+        if "type" in schema:
+            yield from self._values_match_type(node, schema)
 
     def _type_names(self, node: SchemaNode, schema: Mapping[str, Any]) -> Iterable[Finding]:
         raw = schema.get("type")
