@@ -71,6 +71,14 @@ def _refused(load: Callable[[str, str], Any], text: str) -> None:
     raise AssertionError("hostile input was accepted")
 
 
+def _laughs() -> str:
+    """The billion-laughs alias bomb: nine levels of nine aliases each."""
+    lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for previous, name in zip("abcdefgh", "bcdefghi", strict=True):
+        lines.append(f"{name}: &{name} [" + ",".join([f"*{previous}"] * 9) + "]")
+    return "\n".join(lines) + "\n"
+
+
 def _load_yaml_with_ruamel(text: str) -> None:
     """The loader without its libyaml fast path: what every YAML file cost before it."""
     from schemalint.loaders import jsonyaml
@@ -130,6 +138,13 @@ def main() -> None:
     for label, hostile in (("[" * 100_000, "100,000 x '['"), ('{"a":' * 100_000, "100,000 x '{\"a\":'")):
         show(f"load_json {hostile}", median_seconds(lambda hostile=label: _refused(load_json, hostile), args.repeat))
         show(f"load_yaml {hostile}", median_seconds(lambda hostile=label: _refused(load_yaml, hostile), args.repeat))
+    yaml_only = (
+        ("{a: " * 100_000, "100,000 x '{a: '"),
+        ("- " * 100_000 + "x\n", "100,000 x '- '"),
+        (_laughs(), "9^9 aliases"),
+    )
+    for text, label in yaml_only:
+        show(f"load_yaml {label}", median_seconds(lambda text=text: _refused(load_yaml, text), args.repeat))
 
     yaml_text = tools_yaml(args.yaml_tools)
     print(f"YAML: {args.yaml_tools} tools, {len(yaml_text.encode()) / 1e6:.2f} MB, median of {args.repeat}")
