@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -39,7 +40,12 @@ class _Group(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            try:
+                return super().invoke(ctx)
+            finally:
+                sys.stdout.flush()  # a closed pipe shows here, not as a warning at interpreter exit
+        except BrokenPipeError:
+            _stop_writing_to_closed_pipe()
         except ConfigError as error:
             _fail(str(error))
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
@@ -50,6 +56,17 @@ class _Group(click.Group):
             if os.environ.get("SCHEMALINT_DEBUG"):
                 raise
             _fail(f"internal error: {type(error).__name__}: {error} (set SCHEMALINT_DEBUG=1 for the traceback)")
+
+
+#: the exit status of a process killed by SIGPIPE, as `cat` or `git log` give under `| head`
+_BROKEN_PIPE_STATUS = 128 + 13
+
+
+def _stop_writing_to_closed_pipe() -> None:
+    """The reader went away (`schemalint rule | head`): stop quietly instead of reporting an error."""
+    with contextlib.suppress(OSError, ValueError):  # stdout may not be a real file (tests)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    sys.exit(_BROKEN_PIPE_STATUS)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

@@ -225,3 +225,17 @@ def test_bad_input_is_one_sl002_line_and_other_files_still_lint(project: Path, c
     assert parse_error["line"] >= 1 and parse_error["column"] >= 1
     assert any(f["path"] == "ok.json" and f["code"] == "SL201" for f in findings)
     assert code == 1
+
+
+def test_a_reader_that_stops_early_ends_the_run_quietly(tmp_path: Path) -> None:
+    """`schemalint check . | head`: the closed pipe is neither an error message nor a traceback."""
+    tools = [{"name": f"t{i}", "description": "x", "parameters": {"type": "object"}} for i in range(400)]
+    (tmp_path / "tools.json").write_text(json.dumps(tools, indent=2), encoding="utf-8")
+    command = [sys.executable, "-m", "schemalint", "check", "tools.json", "--no-config", "--select", "SL2,SL3"]
+    process = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None and process.stderr is not None
+    assert process.stdout.read(10)
+    process.stdout.close()
+    stderr = process.stderr.read().decode()
+    assert process.wait(timeout=120) == 141, stderr  # 128 + SIGPIPE, as `cat` under `| head`
+    assert stderr == ""
