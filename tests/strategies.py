@@ -77,3 +77,47 @@ SHAPES = ["openai-chat", "openai-responses", "anthropic", "gemini", "mcp", "gene
 tool_documents = st.builds(wrap_tool, st.sampled_from(SHAPES), TEXT | SCALARS, TEXT | SCALARS, json_schemas).map(
     lambda data: json.dumps(data, ensure_ascii=False)
 )
+
+
+# -- Python sources built from the decorator templates of the frameworks the Python loader reads ----------
+
+#: (imports and setup, decorator) per framework; `{text}` is a random string literal
+PYTHON_FRAMEWORKS = [
+    ("from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('demo')", "@mcp.tool()"),
+    ("from fastmcp import FastMCP\nmcp = FastMCP('demo')", "@mcp.tool(description={text})"),
+    ("from agents import function_tool", "@function_tool"),
+    ("from agents import function_tool", "@function_tool(name_override={text})"),
+    ("from langchain_core.tools import tool", "@tool"),
+    ("from pydantic_ai import Agent, RunContext\nagent = Agent('test')", "@agent.tool_plain"),
+    ("from pydantic_ai import Agent, RunContext\nagent = Agent('test')", "@agent.tool"),
+    ("", "@unknown.decorator"),
+]
+PYTHON_ANNOTATIONS = st.sampled_from(
+    ["", ": str", ": int", ": float", ": bool", ": list[str]", ": dict[str, int]", ": Optional[str]", ": str | None",
+     ": Literal['a', 'b']", ": Annotated[int, Field(description={text}, ge=0)]", ": datetime", ": Model", ": 'str'",
+     ": RunContext[Deps]", ": tuple[int, ...]", ": Union[int, str]", ": list[Annotated[str, {text}]]"]
+)  # fmt: skip
+PYTHON_DEFAULTS = st.sampled_from(["", " = None", " = 3", " = {text}", " = []", " = Field(default=1, le=9)"])
+PYTHON_NAMES = st.from_regex(r"[a-z_][a-z0-9_]{0,8}", fullmatch=True)
+
+
+@st.composite
+def python_tool_sources(draw: st.DrawFn) -> str:
+    """A module with random decorated functions: random names, annotations, defaults and docstrings.
+
+    Some are invalid Python (a keyword as a name, a default before a non-default): those must become
+    SL002 findings. Every module starts with a statement that would write a file if it were imported.
+    """
+    lines = ["import pathlib; pathlib.Path(PYTHON_IMPORT_MARKER).write_text('imported')"]
+    lines.append("from typing import Annotated, Literal, Optional, Union\nfrom pydantic import Field")
+    for _ in range(draw(st.integers(1, 3))):
+        setup, decorator = draw(st.sampled_from(PYTHON_FRAMEWORKS))
+        text = repr(draw(TEXT))
+        parameters = [
+            draw(PYTHON_NAMES) + draw(PYTHON_ANNOTATIONS).format(text=text) + draw(PYTHON_DEFAULTS).format(text=text)
+            for _ in range(draw(st.integers(0, 4)))
+        ]
+        prefix = draw(st.sampled_from(["def", "async def"]))
+        lines += [setup, decorator.format(text=text), f"{prefix} {draw(PYTHON_NAMES)}({', '.join(parameters)}):"]
+        lines.append(f"    {draw(TEXT)!r}" if draw(st.booleans()) else "    ...")
+    return "\n".join(lines) + "\n"

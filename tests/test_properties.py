@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 from schemalint.config import Config
 from schemalint.engine import load_source, run_rules
 
-from .strategies import json_values, tool_documents
+from .strategies import json_values, python_tool_sources, tool_documents
 
 EXAMPLES = int(os.environ.get("SCHEMALINT_PROPERTY_EXAMPLES", "60"))
 PROPERTY_SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
@@ -76,3 +77,16 @@ def test_corrupted_documents(text: str, position: int, junk: str) -> None:
 def test_arbitrary_bytes(raw: bytes) -> None:
     for name in ("tools.json", "tools.yaml"):
         check_invariants(raw, name)
+
+
+@PROPERTY_SETTINGS
+@given(python_tool_sources(), st.integers(0, 10_000), st.sampled_from(["", "(", "\x00", "\\", '"""', "\t"]))
+def test_python_sources_from_decorator_templates(source: str, position: int, junk: str) -> None:
+    """Read with libcst, never imported: the first statement of every source would write the marker."""
+    marker = Path(tempfile.gettempdir()) / "schemalint-property-imported"
+    marker.unlink(missing_ok=True)
+    source = source.replace("PYTHON_IMPORT_MARKER", repr(str(marker)))
+    position %= len(source) + 1
+    for text in (source, source[:position] + junk + source[position:]):
+        check_invariants(text, "tools.py")
+    assert not marker.exists()
