@@ -20,7 +20,14 @@ def corpus() -> Path:
     return CORPUS
 
 
+@pytest.fixture(scope="session")
+def _vector_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("schemalint-cache")
+
+
 @pytest.fixture(autouse=True)
-def _static_embeddings_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
-    """SL502 runs on every lint; tests use the fast static backend unless they configure another."""
+def _static_embeddings_by_default(monkeypatch: pytest.MonkeyPatch, _vector_cache_dir: Path) -> None:
+    """SL502 runs on every lint; tests use the fast static backend unless they configure another, and
+    keep the vector cache out of the checkout (and out of ../shared)."""
     monkeypatch.setenv("SCHEMALINT_EMBEDDING_BACKEND", "static")
+    monkeypatch.setenv("SCHEMALINT_CACHE_DIR", str(_vector_cache_dir))

@@ -154,6 +154,7 @@ def test_cli_json_output_and_backend_fallback_notice(tmp_path: Path, monkeypatch
     from schemalint.cli import main
 
     monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("SCHEMALINT_CACHE_DIR")  # the default: beside the working directory
     (tmp_path / "tools.json").write_text(json.dumps([WEATHER, WEATHER_TOO]), encoding="utf-8")
     (tmp_path / ".schemalint.toml").write_text(
         'embedding-backend = "sentence-transformers"\nembedding-model = "no-such/model"\n', encoding="utf-8"
@@ -166,3 +167,14 @@ def test_cli_json_output_and_backend_fallback_notice(tmp_path: Path, monkeypatch
     assert finding["data"]["sibling"] == "get_current_weather"
     assert "using the static backend" in finding["data"]["backend_notice"]
     assert (tmp_path / ".schemalint_cache" / ".gitignore").is_file()
+
+
+def test_cache_dir_env_moves_the_default_cache_only(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from schemalint.similarity.embed import settings_cache_dir
+
+    monkeypatch.setenv("SCHEMALINT_CACHE_DIR", str(tmp_path))
+    assert settings_cache_dir({"cache-dir": ".schemalint_cache"}) == tmp_path
+    assert settings_cache_dir({"cache-dir": "elsewhere"}) == Path("elsewhere")
+    assert settings_cache_dir({"cache-dir": ""}) is None
+    monkeypatch.delenv("SCHEMALINT_CACHE_DIR")
+    assert settings_cache_dir({"cache-dir": ".schemalint_cache"}) == Path(".schemalint_cache")

@@ -56,9 +56,16 @@ def settings_backend(settings: Mapping[str, Any]) -> BackendChoice:
     return choose_backend(requested, settings.get("embedding-model") or None)
 
 
+#: environment variable that moves the cache when the config leaves `cache-dir` at its default
+CACHE_DIR_ENV = "SCHEMALINT_CACHE_DIR"
+
+
 def settings_cache_dir(settings: Mapping[str, Any]) -> Path | None:
-    """`cache-dir` from config (default `.schemalint_cache`); an empty value or false turns the cache off."""
+    """`cache-dir` from config (default `.schemalint_cache`, or $SCHEMALINT_CACHE_DIR); an empty value or
+    false turns the cache off."""
     value = settings.get("cache-dir", DEFAULT_CACHE_DIR)
+    if value == DEFAULT_CACHE_DIR and os.environ.get(CACHE_DIR_ENV):
+        value = os.environ[CACHE_DIR_ENV]
     if value in (None, "", False):
         return None
     return Path(str(value))
