@@ -605,3 +605,15 @@ def test_positional_tool_names() -> None:
     document = load(source)
     assert [t.name for t in document.tools] == ["named_tool", "lc_named"]
     assert document.positions.locate("/0/name").line == line_of(source, '@mcp.tool("named_tool")')
+
+
+def test_the_files_own_syntax_warnings_are_not_printed() -> None:
+    """An invalid escape in the linted file is its own style problem: Python 3.12+ would warn on stderr."""
+    import warnings
+
+    source = 'from agents import function_tool\n\n@function_tool\ndef f(x: str = "\\e") -> str:\n    """Doc."""\n'
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        document = load_python(source, "tools.py")
+    assert document.data is not None
+    assert [str(w.message) for w in caught] == []

@@ -6,6 +6,7 @@ or run: libcst parses it, and only when `might_contain_tools` says the file is w
 from __future__ import annotations
 
 import re
+import warnings
 
 from schemalint.loaders import Document, LoadError
 
@@ -25,7 +26,12 @@ def load_python(text: str, path: str) -> Document:
     """Parse `text` and extract its tools; raises LoadError (with line/column) on a syntax error."""
     from schemalint.loaders.pyextract.extract import extract_document
 
-    return extract_document(text, path)
+    # Parsing and reading literals compiles the file's code, and Python warns about its style
+    # (invalid escapes, `is` with a literal): not schemalint's findings, and never on the user's stderr.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SyntaxWarning)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return extract_document(text, path)
 
 
 __all__ = ["LoadError", "load_python", "might_contain_tools"]
