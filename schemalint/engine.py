@@ -17,7 +17,7 @@ from schemalint.diagnostics import Diagnostic, Finding
 from schemalint.dialects import ACCEPTED_SHAPES, detect_tools
 from schemalint.loaders import Document, LoadError
 from schemalint.loaders.discover import SourceFile, discover, matches_any, resolve_path, source_format
-from schemalint.model import SchemaNode, Severity, Span, Tool, ToolSet
+from schemalint.model import SchemaNode, Severity, Span, Tool, ToolSet, parent_pointer
 from schemalint.rules import RuleEntry, match_selector, rules_by_code
 from schemalint.rules.base import LintContext, NodeRule, Nodes, Rule, Scope, ToolRule, ToolSetRule
 from schemalint.targets import resolve_targets
@@ -427,11 +427,10 @@ class _ToolOwners:
     def __init__(self, toolset: ToolSet) -> None:
         self.toolset = toolset
         self.by_pointer: dict[tuple[str | None, str], Tool] = {}
+        self.first_in_file: dict[str, Tool] = {}
         for tool in toolset.tools:
             self.by_pointer.setdefault((tool.path, tool.pointer), tool)
             self.by_pointer.setdefault((None, tool.pointer), tool)
-        self.first_in_file: dict[str, Tool] = {}
-        for tool in toolset.tools:
             self.first_in_file.setdefault(tool.path, tool)
 
     def owner(self, finding: Finding) -> Tool:
@@ -444,7 +443,7 @@ class _ToolOwners:
                 return tool
             if not pointer:
                 break
-            pointer = pointer.rpartition("/")[0]
+            pointer = parent_pointer(pointer)
         return self.first_in_file.get(wanted_path, self.toolset.tools[0]) if wanted_path else self.toolset.tools[0]
 
 
@@ -473,6 +472,6 @@ def locate(document: Document | None, pointer: str, key: bool = False) -> Span:
         return _START
     span = document.positions.locate(pointer, key)
     while span is None and pointer:
-        pointer = pointer.rpartition("/")[0]  # the parent: tokens stay escaped, so no split and join
+        pointer = parent_pointer(pointer)
         span = document.positions.locate(pointer)
     return span or _START

@@ -103,7 +103,15 @@ def join_pointer(base: str, *tokens: str | int) -> str:
 def split_pointer(pointer: str) -> list[str]:
     if not pointer:
         return []
-    return [unescape_pointer_token(t) for t in pointer[1:].split("/")]
+    tokens = pointer[1:].split("/")
+    if "~" not in pointer:  # the common case: nothing escaped
+        return tokens
+    return [unescape_pointer_token(t) for t in tokens]
+
+
+def parent_pointer(pointer: str) -> str:
+    """The pointer one level up (`""` above the root); tokens stay escaped, so no split and join."""
+    return pointer.rpartition("/")[0]
 
 
 def resolve_pointer(document: JSON, pointer: str) -> JSON:

@@ -36,7 +36,7 @@ from json.decoder import scanstring  # type: ignore[attr-defined]  # the C strin
 from typing import Any
 
 from schemalint.loaders import Document, LoadError
-from schemalint.model import JSON, Span, escape_pointer_token, unescape_pointer_token
+from schemalint.model import JSON, Span, escape_pointer_token, split_pointer
 
 #: Deepest nesting of objects/arrays (mappings/sequences) a loader accepts; the root container is level 1.
 MAX_DEPTH = 500
@@ -363,13 +363,8 @@ class JsonOffsets:
 
     def find(self, pointer: str) -> OffsetSpan | None:
         entry: OffsetSpan | None = self._root
-        if not pointer:
-            return entry
-        tokens = pointer[1:].split("/")
-        if "~" in pointer:
-            tokens = [unescape_pointer_token(token) for token in tokens]
         indexed, members_of = self._members, self._members_of
-        for token in tokens:
+        for token in split_pointer(pointer):
             assert entry is not None
             start = entry[2]
             members = indexed[start] if start in indexed else members_of(start)
