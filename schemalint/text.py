@@ -82,25 +82,8 @@ def words_in(words: Iterable[str], vocabulary: Iterable[str]) -> bool:
 
 
 def merged(default: Iterable[str], extension: Iterable[str]) -> frozenset[str]:
-    """A default word list plus a user's `extend-*` list, lower-cased (cached: rules call it per node)."""
-    # A rule passes the same two option tuples on every node: find them by identity before hashing
-    # their contents (a tuple does not keep its hash, and word lists are long). Only immutable ones.
-    immutable = isinstance(default, (tuple, frozenset)) and isinstance(extension, tuple)
-    key = (id(default), id(extension))
-    known = _MERGED_BY_IDENTITY.get(key) if immutable else None
-    if known is not None and known[0] is default and known[1] is extension:
-        return known[2]
-    result = _merged(tuple(default) if not isinstance(default, frozenset) else default, tuple(extension))
-    if immutable and len(_MERGED_BY_IDENTITY) < 256:
-        _MERGED_BY_IDENTITY[key] = (default, extension, result)  # holds both, so their ids stay theirs
-    return result
-
-
-_MERGED_BY_IDENTITY: dict[tuple[int, int], tuple[Iterable[str], Iterable[str], frozenset[str]]] = {}
-
-
-@lru_cache(maxsize=256)
-def _merged(default: Iterable[str], extension: tuple[str, ...]) -> frozenset[str]:
+    """A default word list plus a user's `extend-*` list, lower-cased (a rule keeps its own; see
+    the rules' cached properties)."""
     return frozenset(w.lower() for w in (*default, *extension))
 
 

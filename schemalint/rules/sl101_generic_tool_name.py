@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Iterable
 
 from schemalint.diagnostics import Finding
@@ -62,11 +63,15 @@ class GenericToolName(ToolRule):
     summary = "the tool name is made only of generic words (search, query, get_data, run_tool...)"
     Options = Options
 
+    @cached_property
+    def generic_words(self) -> frozenset[str]:
+        return merged(self.options.generic_words, self.options.extend_generic_words)
+
     def check(self, tool: Tool, context: LintContext) -> Iterable[Finding]:
         if not tool.name or tool.name_pointer is None:
             return
         words = split_name(tool.name)
-        if words_in(words, merged(self.options.generic_words, self.options.extend_generic_words)):
+        if words_in(words, self.generic_words):
             yield Finding(
                 f"tool name `{tool.name}` is only generic words; name the object and domain "
                 f"(e.g. `search_orders` rather than `search`)",

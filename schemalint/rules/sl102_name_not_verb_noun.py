@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Iterable
 
 from schemalint.diagnostics import Finding
@@ -8,6 +9,8 @@ from schemalint.model import Severity, Tool
 from schemalint.rules.base import LintContext, ToolRule
 from schemalint.rules.sl101_generic_tool_name import GENERIC_WORDS
 from schemalint.text import ALL_VERBS, is_verb_like, merged, split_name, words_in
+
+_GENERIC_WORDS = frozenset(GENERIC_WORDS)
 
 
 @dataclass(frozen=True)
@@ -55,13 +58,17 @@ class NameNotVerbNoun(ToolRule):
     summary = "the tool name does not read as verb + object"
     Options = Options
 
+    @cached_property
+    def verbs(self) -> frozenset[str]:
+        return merged(ALL_VERBS, self.options.extend_verbs)
+
     def check(self, tool: Tool, context: LintContext) -> Iterable[Finding]:
         if not tool.name or tool.name_pointer is None:
             return
         words = [w for w in split_name(tool.name) if not w.isdigit()]
-        if not words or words_in(words, GENERIC_WORDS):
+        if not words or words_in(words, _GENERIC_WORDS):
             return
-        verbs = merged(ALL_VERBS, self.options.extend_verbs)
+        verbs = self.verbs
         if "to" in words[1:-1]:
             return  # a conversion: `fahrenheit_to_celsius`
         if len(words) == 1:

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Iterable
 
 from schemalint.diagnostics import Finding
@@ -104,6 +105,10 @@ class VagueParameterName(NodeRule):
     nodes = Nodes.PROPERTIES
     Options = Options
 
+    @cached_property
+    def vague_words(self) -> frozenset[str]:
+        return merged(self.options.vague_words, self.options.extend_vague_words)
+
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         name = node.property_name
         if not node.is_property or not name:
@@ -112,7 +117,7 @@ class VagueParameterName(NodeRule):
             if self.options.allow_described_single_letters and description_of(node.schema).strip():
                 return
             problem = "is a single letter with no description"
-        elif words_in(split_name(name), merged(self.options.vague_words, self.options.extend_vague_words)):
+        elif words_in(split_name(name), self.vague_words):
             siblings = sibling_names(node)
             documented = _is_documented(node.schema)
             if _excused_by_siblings(split_name(name), siblings) or (documented and not siblings):

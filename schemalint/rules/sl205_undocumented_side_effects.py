@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property
 from typing import Iterable
 
 from schemalint.diagnostics import Finding
@@ -19,11 +19,6 @@ class Options:
     """Verbs that mark a tool as writing (replaces the default list)."""
     extend_writing_verbs: tuple[str, ...] = ()
     """Verbs added to `writing-verbs`."""
-
-
-@lru_cache(maxsize=16)
-def _all_verbs(writing: frozenset[str]) -> frozenset[str]:
-    return ALL_VERBS | writing
 
 
 class UndocumentedSideEffects(ToolRule):
@@ -70,13 +65,20 @@ class UndocumentedSideEffects(ToolRule):
     summary = "a writing tool says nothing of side effects or idempotency"
     Options = Options
 
+    @cached_property
+    def writing_verbs(self) -> frozenset[str]:
+        return merged(self.options.writing_verbs, self.options.extend_writing_verbs)
+
+    @cached_property
+    def verbs(self) -> frozenset[str]:
+        return ALL_VERBS | self.writing_verbs
+
     def check(self, tool: Tool, context: LintContext) -> Iterable[Finding]:
         annotations = tool.annotations if isinstance(tool.annotations, dict) else {}
         if any(isinstance(annotations.get(key), bool) for key in SIDE_EFFECT_ANNOTATIONS):
             return
-        writing = merged(self.options.writing_verbs, self.options.extend_writing_verbs)
-        verb = action_verb(split_name(tool.name or ""), _all_verbs(writing))
-        if verb not in writing:
+        verb = action_verb(split_name(tool.name or ""), self.verbs)
+        if verb not in self.writing_verbs:
             return
         text = analysed(tool.description)
         if text_mentions_side_effects(text):

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Iterable
 
 from schemalint.diagnostics import Finding
@@ -67,11 +68,15 @@ class IdentifierWithoutFormat(NodeRule):
     nodes = Nodes.NAMED_PROPERTIES
     Options = Options
 
+    @cached_property
+    def identifier_words(self) -> frozenset[str]:
+        return merged(IDENTIFIER_WORDS, self.options.extend_identifier_words)
+
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         if property_schema(node) is None:
             return
         words = split_name(node.property_name)
-        if not words or words[-1] not in merged(IDENTIFIER_WORDS, self.options.extend_identifier_words):
+        if not words or words[-1] not in self.identifier_words:
             return
         strings = _identifier_strings(node)
         if "string" not in schema_types(strings):

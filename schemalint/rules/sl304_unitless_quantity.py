@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Iterable
 
 from schemalint.diagnostics import Finding
@@ -114,6 +115,10 @@ class UnitlessQuantity(NodeRule):
     nodes = Nodes.NAMED_PROPERTIES
     Options = Options
 
+    @cached_property
+    def quantity_words(self) -> frozenset[str]:
+        return merged(self.options.quantity_words, self.options.extend_quantity_words)
+
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         if property_schema(node) is None:
             return
@@ -121,7 +126,7 @@ class UnitlessQuantity(NodeRule):
             return
         words = split_name(node.property_name)
         quantity = next(
-            (w for w in words if w in merged(self.options.quantity_words, self.options.extend_quantity_words)), None
+            (w for w in words if w in self.quantity_words), None
         )
         if quantity is None or name_has_unit(words, self.options.extend_units):
             return

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Iterable
 
 from schemalint.diagnostics import Finding
@@ -65,13 +66,17 @@ class EnumCandidate(NodeRule):
     nodes = Nodes.NAMED_PROPERTIES
     Options = Options
 
+    @cached_property
+    def enum_words(self) -> frozenset[str]:
+        return merged(self.options.enum_words, self.options.extend_enum_words)
+
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         if property_schema(node) is None:
             return
         if schema_types(node.schema) != {"string"} or is_constrained_string(node.schema):
             return
         words = split_name(node.property_name)
-        if not words or words[-1] not in merged(self.options.enum_words, self.options.extend_enum_words):
+        if not words or words[-1] not in self.enum_words:
             return
         yield Finding(
             f"`{node.property_name}` is a free string but its name suggests a fixed set of values; list them "

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Iterable
 
 from schemalint.diagnostics import Finding
@@ -88,12 +89,16 @@ class UnconstrainedPath(NodeRule):
     nodes = Nodes.NAMED_PROPERTIES
     Options = Options
 
+    @cached_property
+    def path_words(self) -> frozenset[str]:
+        return merged(PATH_WORDS, self.options.extend_path_words)
+
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         schema = node.schema
         if property_schema(node) is None:
             return
         words = split_name(node.property_name)
-        if not words or words[-1] not in merged(PATH_WORDS, self.options.extend_path_words):
+        if not words or words[-1] not in self.path_words:
             return
         strings = schema.get("items") if schema_types(schema) == {"array"} else schema
         if not isinstance(strings, dict) or "string" not in schema_types(strings):
