@@ -155,7 +155,7 @@ def _lint_options(
     "-j",
     type=click.IntRange(min=1),
     default=None,
-    help="Worker processes for many files (default: CPU count; output is identical).",
+    help="Worker processes for many files or a large tool set (default: CPU count; output is identical).",
 )
 @click.option(
     "--baseline",

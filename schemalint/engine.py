@@ -7,8 +7,9 @@ diagnostics; only cli.py prints.
 from __future__ import annotations
 
 import stat
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -244,7 +245,7 @@ def lint(paths: Sequence[str] = (".",), options: LintOptions | None = None) -> L
     if options.jobs > 1 and len(files) >= PARALLEL_MIN_FILES:
         return _lint_parallel(files, options, report_unused)
     loaded = [_load_file(source, config, options) for source, config in files]
-    return run_rules(loaded, report_unused_ignores=report_unused)
+    return run_rules(loaded, report_unused_ignores=report_unused, jobs=options.jobs)
 
 
 #: below this many files, starting worker processes costs more than it saves
@@ -374,10 +375,14 @@ def _tool_findings(tool: Tool, rules: RuleSet, context: LintContext) -> list[tup
 
 
 def run_rules(
-    sources: Sequence[SourceResult], report_unused_ignores: bool = False, cache: FindingCache | None = None
+    sources: Sequence[SourceResult],
+    report_unused_ignores: bool = False,
+    cache: FindingCache | None = None,
+    jobs: int = 1,
 ) -> LintResult:
     """Rules over every source, then suppressions; `report_unused_ignores` when the run covered whole
-    folders, so an unused per-file-ignore is not an artefact of linting a few files."""
+    folders, so an unused per-file-ignore is not an artefact of linting a few files. With `jobs` > 1,
+    the tool and node rules of a large tool set run in worker processes while its set rules run here."""
     from schemalint.suppression import Suppressions
 
     rule_sets: dict[int, RuleSet] = {}
@@ -388,15 +393,15 @@ def run_rules(
         return rule_sets[id(config)]
 
     by_path = {s.path: s for s in sources}
-    for toolset, members in group_toolsets(sources):
-        targets = {id(t): resolve_targets(t, by_path[t.path].config.targets) for t in toolset.tools}
-        context = LintContext(targets, members[0].config.settings)
-        for tool in toolset.tools:
-            source = by_path[tool.path]
-            rules = rules_for(source.config)
-            found = cache.findings(tool, rules, context) if cache is not None else _tool_findings(tool, rules, context)
-            for rule, finding in found:
-                _place(rule, finding, source, rules, tool)
+    groups = [(toolset, members, _set_context(toolset, by_path)) for toolset, members in group_toolsets(sources)]
+    for source in sources:
+        rules_for(source.config)
+    split = _SplitToolRules(groups, by_path, rules_for, jobs) if jobs > 1 and cache is None else None
+    for index, (toolset, members, context) in enumerate(groups):
+        if split is not None and split.has(index):
+            split.mark(index, members)
+        else:
+            _place_tool_findings(toolset.tools, by_path, rules_for, context, cache)
         lead = rules_for(members[0].config)
         owners = _ToolOwners(toolset)
         for set_rule in lead.toolset_rules:
@@ -407,6 +412,8 @@ def run_rules(
             if source.document is not None:
                 for code, finding in source.document.notes:
                     _place(rules_by_code()[code], finding, source, rules_for(source.config), None)
+    if split is not None:
+        split.collect(by_path)
     diagnostics: list[Diagnostic] = []
     suppressions = Suppressions(report_unused_ignores)
     for source in sources:
@@ -416,6 +423,105 @@ def run_rules(
     diagnostics.extend(suppressions.unused_ignores())
     diagnostics.sort(key=Diagnostic.sort_key)
     return LintResult(diagnostics, list(sources), suppressions)
+
+
+def _place_tool_findings(
+    tools: Sequence[Tool],
+    by_path: dict[str, SourceResult],
+    rules_for: Callable[[Config], RuleSet],
+    context: LintContext,
+    cache: FindingCache | None = None,
+) -> None:
+    """Run the tool and node rules on `tools` and place their findings in their files."""
+    for tool in tools:
+        source = by_path[tool.path]
+        rules = rules_for(source.config)
+        found = cache.findings(tool, rules, context) if cache is not None else _tool_findings(tool, rules, context)
+        for rule, finding in found:
+            _place(rule, finding, source, rules, tool)
+
+
+def _set_context(toolset: ToolSet, by_path: dict[str, SourceResult]) -> LintContext:
+    targets = {id(t): resolve_targets(t, by_path[t.path].config.targets) for t in toolset.tools}
+    return LintContext(targets, by_path[toolset.tools[0].path].config.settings)
+
+
+#: a tool set this large has its tool and node rules split between worker processes (jobs > 1)
+SPLIT_MIN_TOOLS = 2000
+#: what forked workers read: the parent's tool sets, sources and rule sets at the time of the fork
+_split_state: (
+    tuple[list[tuple[ToolSet, list[SourceResult], LintContext]], dict[str, SourceResult], Callable[[Config], RuleSet]]
+    | None
+) = None
+
+
+class _SplitToolRules:
+    """The tool and node rules of each large tool set, in slices of tools run by forked workers.
+
+    The workers are forked before any set rule runs, so the parent's tool sets are theirs without
+    pickling, and no embedding library has started threads yet. Each worker places its findings
+    and sends back the diagnostics; they are inserted where the sequential run would have put
+    them, so the output is identical. Without `fork` (Windows) everything runs in this process.
+    """
+
+    def __init__(
+        self,
+        groups: list[tuple[ToolSet, list[SourceResult], LintContext]],
+        by_path: dict[str, SourceResult],
+        rules_for: Callable[[Config], RuleSet],
+        jobs: int,
+    ) -> None:
+        import multiprocessing
+
+        self.futures: dict[int, list[Any]] = {}
+        self.insert_at: dict[int, dict[str, int]] = {}
+        large = [i for i, (toolset, _, _) in enumerate(groups) if len(toolset.tools) >= SPLIT_MIN_TOOLS]
+        if not large or "fork" not in multiprocessing.get_all_start_methods():
+            return
+        from concurrent.futures import ProcessPoolExecutor
+
+        global _split_state
+        _split_state = (groups, by_path, rules_for)
+        self.pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"))
+        for index in large:
+            count = len(groups[index][0].tools)
+            bounds = [count * part // jobs for part in range(jobs + 1)]
+            self.futures[index] = [
+                self.pool.submit(_tool_slice_diagnostics, index, start, stop) for start, stop in pairwise(bounds)
+            ]
+
+    def has(self, index: int) -> bool:
+        return index in self.futures
+
+    def mark(self, index: int, members: list[SourceResult]) -> None:
+        """Where each file's tool-rule diagnostics go: after what it has now, before the set rules'."""
+        self.insert_at[index] = {source.path: len(source.diagnostics) for source in members}
+
+    def collect(self, by_path: dict[str, SourceResult]) -> None:
+        global _split_state
+        if not self.futures:
+            return
+        _split_state = None
+        with self.pool:
+            for index, futures in self.futures.items():
+                placed: dict[str, list[Diagnostic]] = {}
+                for future in futures:
+                    for path, diagnostics in future.result().items():
+                        placed.setdefault(path, []).extend(diagnostics)
+                for path, diagnostics in placed.items():
+                    at = self.insert_at[index][path]
+                    by_path[path].diagnostics[at:at] = diagnostics
+
+
+def _tool_slice_diagnostics(index: int, start: int, stop: int) -> dict[str, list[Diagnostic]]:
+    """In a forked worker: the placed tool- and node-rule diagnostics of tools[start:stop] of set `index`."""
+    assert _split_state is not None
+    groups, by_path, rules_for = _split_state
+    toolset, members, context = groups[index]
+    for source in members:
+        source.diagnostics = []  # this process's copy: only this slice's diagnostics go back
+    _place_tool_findings(toolset.tools[start:stop], by_path, rules_for, context)
+    return {source.path: source.diagnostics for source in members}
 
 
 class _ToolOwners:
