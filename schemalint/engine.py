@@ -16,6 +16,7 @@ from typing import Any
 from schemalint.config import Config, RuleSetting, build_options, config_for_directory, load_config
 from schemalint.diagnostics import Diagnostic, Finding
 from schemalint.dialects import ACCEPTED_SHAPES, detect_tools
+from schemalint.gc_pause import paused_gc
 from schemalint.loaders import Document, LoadError
 from schemalint.loaders.discover import SourceFile, discover, matches_any, resolve_path, source_format
 from schemalint.model import SchemaNode, Severity, Span, Tool, ToolSet, parent_pointer
@@ -244,8 +245,9 @@ def lint(paths: Sequence[str] = (".",), options: LintOptions | None = None) -> L
     report_unused = any(Path(p).is_dir() for p in paths) and not options.skip_non_tool_files
     if options.jobs > 1 and len(files) >= PARALLEL_MIN_FILES:
         return _lint_parallel(files, options, report_unused)
-    loaded = [_load_file(source, config, options) for source, config in files]
-    return run_rules(loaded, report_unused_ignores=report_unused, jobs=options.jobs)
+    with paused_gc():
+        loaded = [_load_file(source, config, options) for source, config in files]
+        return run_rules(loaded, report_unused_ignores=report_unused, jobs=options.jobs)
 
 
 #: below this many files, starting worker processes costs more than it saves

