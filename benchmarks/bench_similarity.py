@@ -3,6 +3,7 @@
     python benchmarks/bench_similarity.py            # 1k and 10k tools
     python benchmarks/bench_similarity.py --sizes 1000 --repeat 3
     python benchmarks/bench_similarity.py --file /tmp/perf/t1000.json   # an existing tool file
+    python benchmarks/bench_similarity.py --small-sets   # where the numpy-free pair search ends
 
 Each measurement is a fresh `schemalint check` process (imports, model load, embedding, pairing
 and the JSON report included) on a generated tool file with realistic, distinct descriptions:
@@ -244,13 +245,60 @@ def _tools_of(path: Path) -> list[dict]:
     return data if isinstance(data, list) else data["tools"]
 
 
+def small_sets(repeat: int) -> None:
+    """Where the pure-Python pair search stops being cheaper than importing numpy (SMALL_SET_TEXTS):
+    the pair search on n random 256-dimension unit vectors, in Python and with numpy, against the cost
+    of `import numpy` in a fresh interpreter."""
+    import numpy as np
+
+    sys.path.insert(0, str(ROOT))
+    from schemalint.similarity.pairs import candidate_pairs
+
+    def seconds(action: Callable[[], object]) -> float:
+        times = []
+        for _ in range(max(repeat, 3)):
+            started = time.perf_counter()
+            action()
+            times.append(time.perf_counter() - started)
+        return sorted(times)[len(times) // 2]
+
+    imports = [
+        subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "import time; t = time.perf_counter(); import numpy; print(time.perf_counter() - t)",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for _ in range(max(repeat, 3))
+    ]
+    numpy_import = sorted(float(line) for line in imports)[len(imports) // 2]
+    print(f"import numpy in a fresh interpreter: {numpy_import * 1000:.0f} ms (median)")
+    print("texts  pure Python ms  numpy path ms (numpy imported)")
+    rng = np.random.default_rng(0)
+    for count in (8, 16, 32, 48, 64, 96, 128, 192):
+        matrix = rng.normal(size=(count, 256)).astype(np.float32)
+        matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+        rows = matrix.tolist()
+        python = seconds(lambda rows=rows: candidate_pairs(rows, 0.38, 5))
+        vectorised = seconds(lambda matrix=matrix: candidate_pairs(matrix, 0.38, 5))
+        print(f"{count:5}  {python * 1000:14.1f}  {vectorised * 1000:13.1f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
     parser.add_argument("--file", type=Path, nargs="*", default=[], help="tool files to measure instead of sizes")
     parser.add_argument("--all-rules-up-to", type=int, default=2000, help="compare with all rules up to this size")
     parser.add_argument("--repeat", type=int, default=1, help="runs per measurement (the median is shown)")
+    parser.add_argument("--small-sets", action="store_true", help="pure-Python against numpy pair search")
     args = parser.parse_args()
+    if args.small_sets:
+        small_sets(args.repeat)
+        return
     if args.file:
         for path in args.file:
             tools = _tools_of(path)

@@ -23,7 +23,7 @@ from schemalint.similarity.backends import (
     locate_sentence_transformers_model,
     sentence_transformers_installed,
 )
-from schemalint.similarity.cache import VectorCache, text_key
+from schemalint.similarity.cache import VectorCache, float32_row, text_key
 from schemalint.similarity.embed import embed_texts, take_notices
 from schemalint.similarity.pairs import candidate_pairs
 from schemalint.similarity.static_encoder import StaticEncoder, StaticModelError, read_safetensors
@@ -99,23 +99,51 @@ def test_cache_round_trip_is_keyed_by_model_and_text(tmp_path: Path) -> None:
     keys = [text_key("a"), text_key("b")]
     cache.store(keys, np.eye(2, dtype=np.float32))
     assert (tmp_path / ".gitignore").read_text(encoding="utf-8").strip().endswith("*")
-    found, vectors = VectorCache(tmp_path, "static-abc").lookup([text_key("b"), text_key("c"), text_key("a")])
-    assert found == [0, 2]
-    assert vectors is not None and vectors.tolist() == [[0.0, 1.0], [1.0, 0.0]]
-    assert VectorCache(tmp_path, "static-other").lookup(keys) == ([], None)
+    found = VectorCache(tmp_path, "static-abc").lookup([text_key("b"), text_key("c"), text_key("a")])
+    assert sorted(found) == [0, 2]
+    assert float32_row(found[0]) == [0.0, 1.0] and float32_row(found[2]) == [1.0, 0.0]
+    assert VectorCache(tmp_path, "static-other").lookup(keys) == {}
+
+
+def test_cache_shard_is_the_documented_binary_layout(tmp_path: Path) -> None:
+    """magic, version, dims, count; the 16-byte keys; little-endian float32 rows (readable without numpy)."""
+    keys = [text_key("a"), text_key("b")]
+    VectorCache(tmp_path, "m").store(keys, [[0.5, -1.0, 2.0], [3.0, 0.25, -0.125]])
+    (shard,) = (tmp_path / "vectors" / "m").glob("*.vec")
+    data = shard.read_bytes()
+    assert data[:16] == b"SLVC" + (1).to_bytes(4, "little") + (3).to_bytes(4, "little") + (2).to_bytes(4, "little")
+    assert data[16:48] == b"".join(keys)
+    assert np.frombuffer(data[48:], dtype="<f4").tolist() == [0.5, -1.0, 2.0, 3.0, 0.25, -0.125]
+    assert len(keys[0]) == 16 and keys[0] == hashlib.sha256(b"a").digest()[:16]
 
 
 def test_cache_ignores_corrupt_shards_and_compacts(tmp_path: Path) -> None:
     folder = tmp_path / "vectors" / "m"
     folder.mkdir(parents=True)
-    (folder / "broken.npz").write_bytes(b"not a zip")
-    np.savez(folder / "old-format.npz", keys=np.array([b"\xa3" * 16], dtype="S16"), vectors=np.ones((1, 3)))
+    (folder / "broken.vec").write_bytes(b"not a shard")
+    header = b"SLVC" + (1).to_bytes(4, "little") + (3).to_bytes(4, "little") + (1).to_bytes(4, "little")
+    (folder / "truncated.vec").write_bytes(header + text_key("0") + b"\0" * 11)
+    (folder / "future.vec").write_bytes(b"SLVC" + (2).to_bytes(4, "little") + header[8:] + text_key("0") + b"\0" * 12)
+    np.savez(folder / "old-format.npz", keys=np.array([text_key("0").hex()], dtype="U32"), vectors=np.ones((1, 3)))
     cache = VectorCache(tmp_path, "m")
+    assert cache.lookup([text_key("0")]) == {}  # none of them is read
     for i in range(20):
         cache.store([text_key(str(i))], np.full((1, 3), i, dtype=np.float32))
-    assert len(list(folder.glob("*.npz"))) <= 17
-    found, vectors = VectorCache(tmp_path, "m").lookup([text_key("0"), text_key("19")])
-    assert found == [0, 1] and vectors is not None and vectors[:, 0].tolist() == [0.0, 19.0]
+    assert len(list(folder.glob("*.vec"))) <= 17
+    assert not list(folder.glob("*.tmp"))
+    found = VectorCache(tmp_path, "m").lookup([text_key("0"), text_key("19")])
+    assert float32_row(found[0]) == [0.0] * 3 and float32_row(found[1]) == [19.0] * 3
+
+
+def test_cache_with_other_dims_or_unwritable_folder_is_ignored(tmp_path: Path) -> None:
+    cache = VectorCache(tmp_path, "m")
+    cache.store([text_key("a")], [[1.0, 0.0]])
+    cache.store([text_key("b")], [[1.0, 0.0, 0.0]])  # another width: one of the two shards is skipped
+    assert len(cache.lookup([text_key("a"), text_key("b")])) == 1
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder", encoding="utf-8")
+    VectorCache(blocked, "m").store([text_key("a")], [[1.0]])  # cannot write: no error
+    assert VectorCache(blocked, "m").lookup([text_key("a")]) == {}
 
 
 def test_embed_texts_reuses_the_cache(tmp_path: Path) -> None:
@@ -224,7 +252,7 @@ def test_cache_keeps_keys_that_end_in_a_zero_byte(tmp_path: Path) -> None:
     texts = [f"text {i}" for i in range(2000)]
     keys = [text_key(t) for t in texts]
     VectorCache(tmp_path, "m").store(keys, np.ones((len(keys), 2), dtype=np.float32))
-    found, _ = VectorCache(tmp_path, "m").lookup(keys)
+    found = VectorCache(tmp_path, "m").lookup(keys)
     assert len(found) == len(keys)
 
 

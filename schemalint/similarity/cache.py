@@ -1,30 +1,51 @@
-"""On-disk vector cache: `<cache-dir>/vectors/<backend>-<weights sha256[:16]>/<shard>.npz`.
+"""On-disk vector cache: `<cache-dir>/vectors/<backend>-<weights sha256[:16]>/<shard>.vec`.
 
 Each vector is keyed by the first 128 bits of the sha256 of its text, inside a folder keyed by the
-model's weights hash, so a changed model never serves stale vectors. New vectors are appended as a
-new shard (written to a temp file, then renamed, so a crash never leaves a torn shard); shards are
-merged once there are many. The cache folder gets its own `.gitignore` (`*`). Any I/O error just
-disables the cache for the run: linting must never fail because the cache cannot be written.
+model's weights hash, so a changed model never serves stale vectors. A shard is a small binary file
+that needs no numpy to read (a tool set of a few tools must not pay numpy's import):
+
+    header   b"SLVC", format version, dims, count   (4 bytes, then three little-endian uint32)
+    keys     count x 16 bytes                      (the texts' sha256, first 16 bytes)
+    vectors  count x dims little-endian float32
+
+A lookup reads the keys of each shard and then only the rows it needs. New vectors are appended as
+a new shard (written to a temp file, then renamed, so a crash never leaves a torn shard); shards are
+merged once there are more than _MAX_SHARDS. The cache folder gets its own `.gitignore` (`*`). A
+file that is not a shard of this version (corrupt, truncated, foreign, or the `.npz` shards of
+older schemalint versions, which are simply not read) is ignored, and any I/O error just disables
+the cache for the run: linting must never fail because of the cache.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
+import struct
+import sys
+from array import array
+from collections.abc import Collection
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    import numpy as np
+    from schemalint.similarity.pairs import Vectors
 
 DEFAULT_CACHE_DIR = ".schemalint_cache"
+SHARD_SUFFIX = ".vec"
 _MAX_SHARDS = 16
+_HEADER = struct.Struct("<4sIII")
+_MAGIC = b"SLVC"
+_VERSION = 1
+KEY_BYTES = 16
+_FLOAT_BYTES = 4
+#: a lookup that needs more than this share of a shard's rows reads them all at once
+_READ_ALL_SHARE = 0.25
 
 
-def text_key(text: str) -> str:
-    """The first 128 bits of the text's sha256, as hex (numpy's fixed-width bytes would drop trailing NULs)."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+def text_key(text: str) -> bytes:
+    """The first 128 bits of the text's sha256."""
+    return hashlib.sha256(text.encode("utf-8")).digest()[:KEY_BYTES]
 
 
 def ensure_cache_dir(cache_dir: Path) -> None:
@@ -34,91 +55,143 @@ def ensure_cache_dir(cache_dir: Path) -> None:
         ignore.write_text("# created by schemalint: cached embedding vectors, safe to delete\n*\n", encoding="utf-8")
 
 
+def float32_row(raw: bytes) -> list[float]:
+    """One cached vector (little-endian float32 bytes) as Python floats."""
+    row = array("f", raw)
+    if sys.byteorder == "big":
+        row.byteswap()
+    return row.tolist()
+
+
+def float32_bytes(vectors: Vectors) -> bytes:
+    """Rows of either form as little-endian float32 bytes, one row after the other."""
+    if isinstance(vectors, list):
+        flat = array("f", chain.from_iterable(vectors))
+        if sys.byteorder == "big":
+            flat.byteswap()
+        return flat.tobytes()
+    import numpy as np
+
+    return np.ascontiguousarray(vectors, dtype="<f4").tobytes()
+
+
 class VectorCache:
     def __init__(self, cache_dir: Path | None, model_key: str) -> None:
         self.cache_dir = cache_dir
         self.folder = None if cache_dir is None else cache_dir / "vectors" / model_key
-        self._rows: dict[str, int] | None = None
-        self._matrix: np.ndarray | None = None
 
-    def _load(self) -> None:
-        import numpy as np
+    def _shards(self) -> list[Path]:
+        if self.folder is None:
+            return []
+        try:
+            return sorted(self.folder.glob("*" + SHARD_SUFFIX))
+        except OSError:
+            return []
 
-        self._rows = {}
-        if self.folder is None or not self.folder.is_dir():
-            return
-        keys: list[np.ndarray] = []
-        blocks: list[np.ndarray] = []
-        for shard in sorted(self.folder.glob("*.npz")):
-            try:
-                with np.load(shard, allow_pickle=False) as data:
-                    shard_keys, vectors = data["keys"], data["vectors"]
-            except (OSError, ValueError, KeyError, EOFError):
-                continue  # a corrupt or foreign file: ignore it, the vectors get recomputed
-            if shard_keys.dtype != np.dtype("U32") or vectors.ndim != 2 or len(vectors) != len(shard_keys):
-                continue  # another format (an older schemalint): ignore it
-            if blocks and vectors.shape[1] != blocks[0].shape[1]:
+    def lookup(self, keys: list[bytes]) -> dict[int, bytes]:
+        """The cached vectors among `keys`, by position in `keys`, each as its raw float32 bytes."""
+        positions: dict[bytes, list[int]] = {}
+        for position, key in enumerate(keys):
+            positions.setdefault(key, []).append(position)
+        found: dict[int, bytes] = {}
+        dims: int | None = None
+        for shard in self._shards():
+            if not positions:
+                break
+            read = _read_shard(shard, positions, dims)
+            if read is None:
                 continue
-            keys.append(shard_keys)
-            blocks.append(vectors)
-        if not blocks:
-            return
-        self._matrix = np.concatenate(blocks).astype(np.float32, copy=False)
-        for row, key in enumerate(np.concatenate(keys).tolist()):
-            self._rows[key] = row
+            dims, rows = read
+            for key, raw in rows.items():
+                for position in positions.pop(key):
+                    found[position] = raw
+        return found
 
-    def lookup(self, keys: list[str]) -> tuple[list[int], np.ndarray | None]:
-        """Positions in `keys` that are cached, and their vectors in that order."""
-        if self._rows is None:
-            self._load()
-        assert self._rows is not None
-        found = [i for i, key in enumerate(keys) if key in self._rows]
-        if not found or self._matrix is None:
-            return [], None
-        return found, self._matrix[[self._rows[keys[i]] for i in found]]
-
-    def store(self, keys: list[str], vectors: np.ndarray) -> None:
+    def store(self, keys: list[bytes], vectors: Vectors) -> None:
+        """Append a shard of `keys` (distinct) and their vectors; merge the shards when there are many."""
         if self.folder is None or not keys or self.cache_dir is None:
             return
-        import numpy as np
-
+        data = float32_bytes(vectors)
         try:
             ensure_cache_dir(self.cache_dir)
             self.folder.mkdir(parents=True, exist_ok=True)
-            key_array = np.array(keys, dtype="U32")
-            name = hashlib.sha256(key_array.tobytes()).hexdigest()[:20] + ".npz"
-            self._write_shard(self.folder / name, key_array, vectors.astype(np.float32))
-            shards = sorted(self.folder.glob("*.npz"))
+            self._write_shard(keys, data)
+            shards = self._shards()
             if len(shards) > _MAX_SHARDS:
                 self._compact(shards)
         except OSError:
             return
 
-    def _write_shard(self, path: Path, keys: np.ndarray, vectors: np.ndarray) -> None:
-        import numpy as np
+    def _write_shard(self, keys: list[bytes], data: bytes) -> Path:
+        """Write a shard under a name derived from its keys: a temp file first, then an atomic rename."""
+        import tempfile
 
         assert self.folder is not None
+        key_block = b"".join(keys)
+        path = self.folder / (hashlib.sha256(key_block).hexdigest()[:20] + SHARD_SUFFIX)
+        dims = len(data) // (_FLOAT_BYTES * len(keys))
         handle, temp = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
         try:
             with os.fdopen(handle, "wb") as out:
-                np.savez(out, keys=keys, vectors=vectors)
+                out.write(_HEADER.pack(_MAGIC, _VERSION, dims, len(keys)))
+                out.write(key_block)
+                out.write(data)
             os.replace(temp, path)
         finally:
             if os.path.exists(temp):
                 os.unlink(temp)
+        return path
 
     def _compact(self, shards: list[Path]) -> None:
-        import numpy as np
-
-        self._load()
-        assert self._rows is not None
-        if self._matrix is None or self.folder is None:
-            return
-        keys = np.array(list(self._rows), dtype="U32")
-        rows = np.array(list(self._rows.values()))
-        self._write_shard(self.folder / "merged.tmpnpz", keys, self._matrix[rows])
+        """Merge every readable shard into one, then delete the shards merged (and unreadable ones)."""
+        merged: dict[bytes, bytes] = {}
+        dims: int | None = None
         for shard in shards:
-            shard.unlink(missing_ok=True)
-        os.replace(
-            self.folder / "merged.tmpnpz", self.folder / (hashlib.sha256(keys.tobytes()).hexdigest()[:20] + ".npz")
-        )
+            read = _read_shard(shard, None, dims)
+            if read is not None:
+                dims, rows = read
+                for key, raw in rows.items():
+                    merged.setdefault(key, raw)
+        if not merged:
+            return
+        written = self._write_shard(list(merged), b"".join(merged.values()))
+        for shard in shards:
+            if shard != written:
+                shard.unlink(missing_ok=True)
+
+
+def _read_shard(
+    path: Path, wanted: Collection[bytes] | None, dims: int | None
+) -> tuple[int, dict[bytes, bytes]] | None:
+    """The shard's dims and the rows of the `wanted` keys it holds (None: all its rows); None when the
+    file is not a readable shard of this version (or holds vectors of other dims than `dims`)."""
+    try:
+        with path.open("rb") as shard:
+            header = shard.read(_HEADER.size)
+            if len(header) != _HEADER.size:
+                return None
+            magic, version, shard_dims, count = _HEADER.unpack(header)
+            row_bytes = shard_dims * _FLOAT_BYTES
+            if magic != _MAGIC or version != _VERSION or shard_dims == 0:
+                return None
+            if dims is not None and shard_dims != dims:
+                return None
+            if os.fstat(shard.fileno()).st_size != _HEADER.size + count * (KEY_BYTES + row_bytes):
+                return None
+            key_block = shard.read(count * KEY_BYTES)
+            hits: dict[bytes, int] = {}
+            for row, offset in enumerate(range(0, len(key_block), KEY_BYTES)):
+                key = key_block[offset : offset + KEY_BYTES]
+                if (wanted is None or key in wanted) and key not in hits:
+                    hits[key] = row
+            if len(hits) > _READ_ALL_SHARE * count:
+                block = shard.read(count * row_bytes)
+                return shard_dims, {key: block[row * row_bytes : (row + 1) * row_bytes] for key, row in hits.items()}
+            vectors_start = _HEADER.size + count * KEY_BYTES
+            rows = {}
+            for key, row in sorted(hits.items(), key=lambda hit: hit[1]):
+                shard.seek(vectors_start + row * row_bytes)
+                rows[key] = shard.read(row_bytes)
+            return shard_dims, rows
+    except OSError:
+        return None

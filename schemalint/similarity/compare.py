@@ -33,7 +33,7 @@ def similar_pairs(
     top_k: int | None,
 ) -> SimilarityResult:
     """Pairs of `(name, description, parameters)` items whose final score reaches `threshold`."""
-    from schemalint.similarity.pairs import candidate_pairs
+    from schemalint.similarity.pairs import candidate_pairs, pair_cosines
 
     views = [tool_view(name, description, parameters) for name, description, parameters in items]
     if len(views) < 2:
@@ -48,13 +48,15 @@ def similar_pairs(
     floor = cosine_floor(threshold, embeddings.backend)
     candidates = candidate_pairs(full, floor, top_k)
     names = embeddings.vectors[count:] if mixed else None
+    name_cosines: dict[tuple[int, int], float] = {}
     if names is not None:
-        for pair, _ in candidate_pairs(names, floor, top_k).items():
-            if views[pair[0]].is_cjk != views[pair[1]].is_cjk and pair not in candidates:
-                candidates[pair] = float(full[pair[0]] @ full[pair[1]])
+        crossing = [p for p in candidate_pairs(names, floor, top_k) if views[p[0]].is_cjk != views[p[1]].is_cjk]
+        added = [p for p in crossing if p not in candidates]
+        candidates.update(zip(added, pair_cosines(full, added), strict=True))
+        name_cosines = dict(zip(candidates, pair_cosines(names, list(candidates)), strict=True))
     result = SimilarityResult(backend=embeddings.backend, notice=embeddings.notice)
     for (left, right), cosine in candidates.items():
-        name_cosine = float(names[left] @ names[right]) if names is not None else None
+        name_cosine = name_cosines.get((left, right))
         score = score_pair(views[left], views[right], cosine, embeddings.backend, name_cosine)
         if score.score >= threshold:
             result.pairs.append((left, right, score))

@@ -16,13 +16,20 @@ from schemalint.similarity.backends import (
     StaticBackend,
     choose_backend,
 )
-from schemalint.similarity.cache import DEFAULT_CACHE_DIR, VectorCache, text_key
+from schemalint.similarity.cache import DEFAULT_CACHE_DIR, VectorCache, float32_row, text_key
 
 if TYPE_CHECKING:
     import numpy as np
 
+    from schemalint.similarity.pairs import Vectors
+
 #: more new texts than this show a progress bar (on a TTY only)
 PROGRESS_MIN_TEXTS = 300
+#: up to this many texts, vectors are rows of Python floats and the pairs are found without numpy.
+#: `benchmarks/bench_similarity.py --small-sets` measures the trade: the pure-Python pair search
+#: grows with the square of the texts (about 1 ms for 8, 31 ms for 64, 70 ms for 96, 157 ms for 128)
+#: while `import numpy` costs about 90 ms; 64 keeps the Python path well under the import.
+SMALL_SET_TEXTS = 64
 _BATCH = 256
 
 #: notices for the user (backend fallbacks), collected for the CLI to print once per run
@@ -38,7 +45,7 @@ def take_notices() -> list[str]:
 
 @dataclass
 class Embeddings:
-    vectors: np.ndarray
+    vectors: Vectors
     backend: str
     notice: str | None
     #: how many texts had to be embedded (not found in the cache)
@@ -92,9 +99,8 @@ def _encode_with_progress(backend: EmbeddingBackend, texts: list[str]) -> np.nda
 
 
 def embed_texts(texts: list[str], settings: Mapping[str, Any] | None = None) -> Embeddings:
-    """Vectors for `texts` (cached ones are read from disk; only new texts load a model)."""
-    import numpy as np
-
+    """Vectors for `texts` (cached ones are read from disk; only new texts load a model): rows of
+    Python floats for up to SMALL_SET_TEXTS texts, else a numpy float32 matrix."""
     settings = settings or {}
     choice = settings_backend(settings)
     cache_dir = settings_cache_dir(settings)
@@ -102,10 +108,10 @@ def embed_texts(texts: list[str], settings: Mapping[str, Any] | None = None) -> 
     keys = [text_key(t) for t in texts]
     while True:
         cache = VectorCache(cache_dir, _model_key(backend))
-        found, cached = cache.lookup(keys)
-        missing = sorted(set(range(len(texts))) - set(found))
+        cached = cache.lookup(keys)
+        new_texts = {keys[i]: texts[i] for i in range(len(texts)) if i not in cached}  # one per distinct text
         try:
-            fresh = _encode_with_progress(backend, [texts[i] for i in missing]) if missing else None
+            fresh = _encode_with_progress(backend, list(new_texts.values())) if new_texts else None
         except ModelUnavailable as error:
             if isinstance(backend, StaticBackend):
                 raise
@@ -115,11 +121,30 @@ def embed_texts(texts: list[str], settings: Mapping[str, Any] | None = None) -> 
         break
     if notice:
         _notices.append(notice)
-    dims = (cached if cached is not None else fresh).shape[1] if texts else 0  # type: ignore[union-attr]
-    vectors = np.zeros((len(texts), dims), dtype=np.float32)
-    if cached is not None:
-        vectors[found] = cached
     if fresh is not None:
-        vectors[missing] = fresh
-        cache.store([keys[i] for i in missing], fresh)
-    return Embeddings(vectors, backend.name, notice, len(missing))
+        cache.store(list(new_texts), fresh)
+    fresh_rows = {key: row for row, key in enumerate(new_texts)}
+    if len(texts) <= SMALL_SET_TEXTS:
+        fresh_lists = [] if fresh is None else fresh.tolist()
+        vectors: Vectors = [
+            float32_row(cached[i]) if i in cached else fresh_lists[fresh_rows[key]] for i, key in enumerate(keys)
+        ]
+    else:
+        vectors = _matrix(keys, cached, fresh, fresh_rows)
+    return Embeddings(vectors, backend.name, notice, len(new_texts))
+
+
+def _matrix(
+    keys: list[bytes], cached: dict[int, bytes], fresh: np.ndarray | None, fresh_rows: dict[bytes, int]
+) -> np.ndarray:
+    """The float32 matrix of a big set, from the cached rows and the freshly encoded ones."""
+    import numpy as np
+
+    dims = fresh.shape[1] if fresh is not None else len(next(iter(cached.values()))) // 4
+    vectors = np.zeros((len(keys), dims), dtype=np.float32)
+    if cached:
+        vectors[list(cached)] = np.frombuffer(b"".join(cached.values()), dtype="<f4").reshape(len(cached), dims)
+    if fresh is not None:
+        missing = [i for i in range(len(keys)) if i not in cached]
+        vectors[missing] = fresh[[fresh_rows[keys[i]] for i in missing]]
+    return vectors

@@ -1,0 +1,114 @@
+"""The two pair searches (pure Python for small sets, numpy blocks for big ones) give the same pairs
+with the same cosines, to the bit, ties included; and SL502 gives the same findings either way."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from unittest import mock
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from schemalint.similarity import embed as embed_module
+from schemalint.similarity import pairs as pairs_module
+from schemalint.similarity.compare import similar_pairs
+from schemalint.similarity.pairs import candidate_pairs, dot, pair_cosines
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@st.composite
+def vector_sets(draw: st.DrawFn) -> np.ndarray:
+    """Unit float32 vectors, some of them repeated (exact ties) or one float32 step apart (near ties)."""
+    count = draw(st.integers(2, 30))
+    dims = draw(st.integers(1, 24))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    vectors = rng.normal(size=(count, dims)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    for _ in range(draw(st.integers(0, count // 2))):
+        source, target = draw(st.integers(0, count - 1)), draw(st.integers(0, count - 1))
+        vectors[target] = vectors[source]
+        if draw(st.booleans()):  # nudge one component by one float32 step
+            column = draw(st.integers(0, dims - 1))
+            vectors[target, column] = np.nextafter(vectors[target, column], np.float32(2))
+    if draw(st.booleans()):  # a zero vector: a text without a known token
+        vectors[draw(st.integers(0, count - 1))] = 0
+    return vectors
+
+
+FLOORS = st.sampled_from([-2.0, 0.0, 0.38, 0.8]) | st.floats(-1, 1)
+TOP_K = st.none() | st.integers(1, 6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    vectors=vector_sets(),
+    floor=FLOORS,
+    floor_on_a_pair=st.none() | st.tuples(st.integers(0, 29), st.integers(0, 29)),
+    top_k=TOP_K,
+    block_rows=st.sampled_from([1, 4, 7, 1024]),
+)
+def test_both_paths_give_the_same_pairs_and_cosines(
+    vectors: np.ndarray, floor: float, floor_on_a_pair: tuple[int, int] | None, top_k: int | None, block_rows: int
+) -> None:
+    rows = vectors.tolist()
+    if floor_on_a_pair is not None:  # the floor exactly at a pair's cosine: float32 rounding must not cut it
+        first, second = (index % len(rows) for index in floor_on_a_pair)
+        floor = dot(rows[first], rows[second])
+    small = candidate_pairs(rows, floor, top_k)
+    with mock.patch.object(pairs_module, "BLOCK_ROWS", block_rows):
+        big = candidate_pairs(vectors, floor, top_k)
+    assert big == small  # same pairs, same float cosines (== on floats: to the bit)
+    assert list(small.values()) == pair_cosines(vectors, list(small)) == pair_cosines(rows, list(small))
+
+
+@settings(max_examples=100, deadline=None)
+@given(vectors=vector_sets(), floor=FLOORS, top_k=TOP_K)
+def test_small_path_follows_the_selection_rule(vectors: np.ndarray, floor: float, top_k: int | None) -> None:
+    """Row i keeps the j whose cosine reaches the floor, or the first top_k by (cosine desc, j); a pair
+    is kept when either side keeps it. Cosines are the float64 dot, within 1e-12 of the exact sum."""
+    rows = vectors.tolist()
+    count = len(rows)
+    expected = set()
+    for i in range(count):
+        over = sorted((-dot(rows[i], rows[j]), j) for j in range(count) if j != i and dot(rows[i], rows[j]) >= floor)
+        for _, j in over if top_k is None else over[:top_k]:
+            expected.add((min(i, j), max(i, j)))
+    found = candidate_pairs(rows, floor, top_k)
+    assert set(found) == expected
+    for (i, j), cosine in found.items():
+        assert abs(cosine - math.fsum(a * b for a, b in zip(rows[i], rows[j], strict=True))) <= 1e-12
+
+
+def test_pair_cosines_of_no_pairs() -> None:
+    assert pair_cosines(np.eye(3, dtype=np.float32), []) == pair_cosines([[1.0]], []) == []
+    assert candidate_pairs([[1.0]], -2.0, None) == candidate_pairs(np.ones((1, 2), dtype=np.float32), -2.0, 3) == {}
+
+
+def _dev_tools() -> list[tuple[str, str, object]]:
+    tools = {}
+    for line in (REPO / "tests" / "data" / "similarity-heldout.jsonl").read_text(encoding="utf-8").splitlines():
+        pair = json.loads(line)
+        for tool in (pair["a"], pair["b"]):
+            tools[tool["name"]] = (tool["name"], tool["description"], tool.get("parameters"))
+    return list(tools.values())
+
+
+@pytest.mark.parametrize(("threshold", "top_k"), [(0.0, None), (0.5, 5), (0.3, 1)])
+def test_sl502_findings_are_the_same_on_both_paths(
+    threshold: float, top_k: int | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Real tools (English and Chinese, so the name vectors are compared too): the small path
+    (rows of floats) and the numpy path give the same pairs and the same scores."""
+    tools = _dev_tools()[:30]
+    settings = {"embedding-backend": "static", "cache-dir": str(tmp_path)}
+    small = similar_pairs(tools, settings, threshold, top_k)
+    monkeypatch.setattr(embed_module, "SMALL_SET_TEXTS", 0)
+    big = similar_pairs(tools, settings, threshold, top_k)
+    assert small.pairs and big.pairs == small.pairs
+    assert any(tool[1] != tool[1].encode("ascii", "ignore").decode() for tool in tools)  # Chinese among them
