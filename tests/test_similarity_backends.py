@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import math
 import subprocess
 import sys
 import textwrap
@@ -73,6 +74,15 @@ def test_static_encoder_equals_model2vec() -> None:
     assert not actual[len(real)].any()  # no tokens: a zero vector, as model2vec gives
 
 
+def test_pure_python_rows_equal_the_numpy_encoder_to_the_bit() -> None:
+    encoder = StaticEncoder.from_folder(STATIC_MODEL_DIR)
+    texts = [*_real_texts()[:300], "", "   ", "\u2603 \U0001d518", "word " * 2000, "冻结账户" * 400, "x" * 9000]
+    rows = encoder.encode_rows(texts)
+    assert rows == encoder.encode(texts).tolist()
+    assert rows[300] == [0.0] * 256  # no tokens: a zero vector
+    assert all(abs(math.fsum(v * v for v in row) - 1) < 1e-6 for row in rows if any(row))
+
+
 def test_safetensors_reader_rejects_what_it_cannot_read(tmp_path: Path) -> None:
     tensors = read_safetensors(STATIC_MODEL_DIR / "model.safetensors")
     assert tensors["embeddings"].shape == (29525, 256) and tensors["embeddings"].dtype == np.int8
@@ -111,7 +121,7 @@ def test_cache_shard_is_the_documented_binary_layout(tmp_path: Path) -> None:
     VectorCache(tmp_path, "m").store(keys, [[0.5, -1.0, 2.0], [3.0, 0.25, -0.125]])
     (shard,) = (tmp_path / "vectors" / "m").glob("*.vec")
     data = shard.read_bytes()
-    assert data[:16] == b"SLVC" + (1).to_bytes(4, "little") + (3).to_bytes(4, "little") + (2).to_bytes(4, "little")
+    assert data[:16] == b"SLVC" + (2).to_bytes(4, "little") + (3).to_bytes(4, "little") + (2).to_bytes(4, "little")
     assert data[16:48] == b"".join(keys)
     assert np.frombuffer(data[48:], dtype="<f4").tolist() == [0.5, -1.0, 2.0, 3.0, 0.25, -0.125]
     assert len(keys[0]) == 16 and keys[0] == hashlib.sha256(b"a").digest()[:16]
@@ -121,9 +131,9 @@ def test_cache_ignores_corrupt_shards_and_compacts(tmp_path: Path) -> None:
     folder = tmp_path / "vectors" / "m"
     folder.mkdir(parents=True)
     (folder / "broken.vec").write_bytes(b"not a shard")
-    header = b"SLVC" + (1).to_bytes(4, "little") + (3).to_bytes(4, "little") + (1).to_bytes(4, "little")
+    header = b"SLVC" + (2).to_bytes(4, "little") + (3).to_bytes(4, "little") + (1).to_bytes(4, "little")
     (folder / "truncated.vec").write_bytes(header + text_key("0") + b"\0" * 11)
-    (folder / "future.vec").write_bytes(b"SLVC" + (2).to_bytes(4, "little") + header[8:] + text_key("0") + b"\0" * 12)
+    (folder / "future.vec").write_bytes(b"SLVC" + (3).to_bytes(4, "little") + header[8:] + text_key("0") + b"\0" * 12)
     np.savez(folder / "old-format.npz", keys=np.array([text_key("0").hex()], dtype="U32"), vectors=np.ones((1, 3)))
     cache = VectorCache(tmp_path, "m")
     assert cache.lookup([text_key("0")]) == {}  # none of them is read
@@ -165,13 +175,14 @@ def test_a_fully_cached_run_imports_no_model_code(tmp_path: Path) -> None:
                  {{"name": "fetch_conditions", "description": "Return the current weather conditions at a place."}}]
         settings = {{"embedding-backend": "static", "cache-dir": {str(tmp_path)!r}}}
         run_rule(SimilarDescriptions(), tools, settings=settings)
-        print(sorted(m for m in ("model2vec", "tokenizers", "torch", "sentence_transformers") if m in sys.modules))
+        heavy = ("model2vec", "tokenizers", "torch", "sentence_transformers", "numpy")
+        print(sorted(m for m in heavy if m in sys.modules))
         """
     )
     run = [sys.executable, "-c", script]
     cold = subprocess.run(run, capture_output=True, text=True, cwd=REPO, check=True)
     warm = subprocess.run(run, capture_output=True, text=True, cwd=REPO, check=True)
-    assert cold.stdout.strip() == "['tokenizers']"  # the static encoder, without model2vec
+    assert cold.stdout.strip() == "['tokenizers']"  # the static encoder, without model2vec or numpy
     assert warm.stdout.strip() == "[]"
 
 

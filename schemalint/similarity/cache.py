@@ -36,7 +36,9 @@ SHARD_SUFFIX = ".vec"
 _MAX_SHARDS = 16
 _HEADER = struct.Struct("<4sIII")
 _MAGIC = b"SLVC"
-_VERSION = 1
+#: the format's version; it also changes when the vectors a model gives change (2: the static
+#: backend's rows normalised in float64), so no run mixes cached vectors of two encoders
+_VERSION = 2
 KEY_BYTES = 16
 _FLOAT_BYTES = 4
 #: a lookup that needs more than this share of a shard's rows reads them all at once

@@ -82,7 +82,11 @@ def _model_key(backend: EmbeddingBackend) -> str:
     return f"{backend.name}-{backend.weights_digest()[:16]}"
 
 
-def _encode_with_progress(backend: EmbeddingBackend, texts: list[str]) -> np.ndarray:
+def _encode(backend: EmbeddingBackend, texts: list[str], small: bool) -> Vectors:
+    """Rows of Python floats for a small set, else a float32 matrix (with a progress bar on a terminal
+    for many texts)."""
+    if small:
+        return backend.encode_rows(texts)
     import numpy as np
 
     show = len(texts) > PROGRESS_MIN_TEXTS and sys.stderr.isatty()
@@ -106,12 +110,13 @@ def embed_texts(texts: list[str], settings: Mapping[str, Any] | None = None) -> 
     cache_dir = settings_cache_dir(settings)
     backend, notice = choice.backend, choice.notice
     keys = [text_key(t) for t in texts]
+    small = len(texts) <= SMALL_SET_TEXTS
     while True:
         cache = VectorCache(cache_dir, _model_key(backend))
         cached = cache.lookup(keys)
         new_texts = {keys[i]: texts[i] for i in range(len(texts)) if i not in cached}  # one per distinct text
         try:
-            fresh = _encode_with_progress(backend, list(new_texts.values())) if new_texts else None
+            fresh = _encode(backend, list(new_texts.values()), small) if new_texts else None
         except ModelUnavailable as error:
             if isinstance(backend, StaticBackend):
                 raise
@@ -124,12 +129,14 @@ def embed_texts(texts: list[str], settings: Mapping[str, Any] | None = None) -> 
     if fresh is not None:
         cache.store(list(new_texts), fresh)
     fresh_rows = {key: row for row, key in enumerate(new_texts)}
-    if len(texts) <= SMALL_SET_TEXTS:
-        fresh_lists = [] if fresh is None else fresh.tolist()
+    if small:
+        assert fresh is None or isinstance(fresh, list)
+        new_rows = fresh or []
         vectors: Vectors = [
-            float32_row(cached[i]) if i in cached else fresh_lists[fresh_rows[key]] for i, key in enumerate(keys)
+            float32_row(cached[i]) if i in cached else new_rows[fresh_rows[key]] for i, key in enumerate(keys)
         ]
     else:
+        assert not isinstance(fresh, list)
         vectors = _matrix(keys, cached, fresh, fresh_rows)
     return Embeddings(vectors, backend.name, notice, len(new_texts))
 

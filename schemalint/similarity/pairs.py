@@ -48,7 +48,7 @@ def pair_cosines(vectors: Vectors, pairs: Sequence[tuple[int, int]]) -> list[flo
     import numpy as np
 
     indices = np.array(pairs, dtype=np.int64).reshape(-1, 2)
-    return _matrix_dots(vectors, indices[:, 0], indices[:, 1]).tolist()
+    return matrix_dots(vectors, indices[:, 0], indices[:, 1]).tolist()
 
 
 def candidate_pairs(vectors: Vectors, floor: float, top_k: int | None) -> dict[tuple[int, int], float]:
@@ -105,7 +105,7 @@ def _block_candidate_pairs(vectors: np.ndarray, floor: float, keep_top: int | No
     # the exact cosine of each distinct pair, then of each (row, neighbour) entry
     unordered = np.minimum(lefts, rights) * count + np.maximum(lefts, rights)
     distinct, entry_pair = np.unique(unordered, return_inverse=True)
-    cosines = _matrix_dots(vectors, distinct // count, distinct % count)[entry_pair.reshape(-1)]
+    cosines = matrix_dots(vectors, distinct // count, distinct % count)[entry_pair.reshape(-1)]
     over = cosines >= floor
     lefts, rights, cosines = lefts[over], rights[over], cosines[over]
     if keep_top is not None and len(lefts):
@@ -121,7 +121,7 @@ def _block_candidate_pairs(vectors: np.ndarray, floor: float, keep_top: int | No
     return pairs
 
 
-def _matrix_dots(vectors: np.ndarray, lefts: np.ndarray, rights: np.ndarray) -> np.ndarray:
+def matrix_dots(vectors: np.ndarray, lefts: np.ndarray, rights: np.ndarray) -> np.ndarray:
     """`dot` of rows `lefts[n]` and `rights[n]` for every n, vectorised over the pairs: one float64
     product and one addition per dimension, in the same order as `dot`."""
     import numpy as np

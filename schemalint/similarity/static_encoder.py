@@ -1,21 +1,32 @@
 """The static backend's encoder: model2vec's inference, without importing model2vec.
 
 A model2vec static model is a token table (`model.safetensors`), a tokenizer (`tokenizer.json`)
-and a `config.json`. A text's vector is the mean of its tokens' rows, L2-normalised, computed
-exactly as model2vec's `StaticModel.encode` does (texts cut to `max_length` x the median token
-length in characters, tokens past `max_length` dropped, unknown tokens left out, the mean taken
-in float64 and stored as float32). Importing model2vec pulls in huggingface_hub, httpx and joblib
-(about a third of a second); this needs only numpy and `tokenizers`. tests/test_similarity_backends.py
-checks that the vectors equal model2vec's.
+and a `config.json`. A text's vector is the mean of its tokens' rows, computed as model2vec's
+`StaticModel.encode` does (texts cut to `max_length` x the median token length in characters,
+tokens past `max_length` dropped, unknown tokens left out, the mean taken in float64 and stored as
+float32), then L2-normalised: the norm in float64 (`pairs.dot` of the row with itself), each value
+divided by it in float64 and stored as float32. Importing model2vec pulls in huggingface_hub, httpx
+and joblib (about a third of a second); this needs only `tokenizers`, and numpy for big batches.
+
+Two ways give the same vectors to the bit: `encode` (numpy, the whole table in memory) and
+`encode_rows` (pure Python for a few texts: an int8 table's rows are read from the file by offset,
+their sums are exact integers, and the mean, norm and division are the same IEEE operations).
+tests/test_similarity_backends.py checks that `encode` equals model2vec and `encode_rows` equals `encode`.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import operator
 import struct
+from array import array
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from schemalint.similarity.pairs import dot
 
 if TYPE_CHECKING:
     import numpy as np
@@ -31,19 +42,38 @@ class StaticModelError(Exception):
     """The model folder cannot be read (missing file, unknown format)."""
 
 
-def read_safetensors(path: Path) -> dict[str, np.ndarray]:
-    """The tensors of a safetensors file: an 8-byte little-endian header size, a JSON header
-    naming each tensor's dtype, shape and byte range, then the raw data."""
-    import numpy as np
+@dataclass(frozen=True)
+class TensorLocation:
+    """Where a tensor's raw data lies in a safetensors file."""
 
-    data = path.read_bytes()
-    if len(data) < 8:
-        raise StaticModelError(f"{path}: not a safetensors file")
-    (header_size,) = struct.unpack("<Q", data[:8])
-    try:
-        header = json.loads(data[8 : 8 + header_size])
-    except ValueError as error:
-        raise StaticModelError(f"{path}: not a safetensors file ({error})") from error
+    path: Path
+    dtype: str  # safetensors' name: "I8", "F32", ...
+    shape: tuple[int, ...]
+    start: int  # byte offset in the file
+    size: int  # bytes
+
+    def read_array(self) -> np.ndarray:
+        import numpy as np
+
+        with self.path.open("rb") as handle:
+            handle.seek(self.start)
+            data = handle.read(self.size)
+        dtype = np.dtype(_SAFETENSORS_DTYPES[self.dtype])
+        return np.frombuffer(data, dtype=dtype, count=self.size // dtype.itemsize).reshape(self.shape)
+
+
+def safetensors_index(path: Path) -> dict[str, TensorLocation]:
+    """The tensors of a safetensors file, read from its header only: an 8-byte little-endian header
+    size, a JSON header naming each tensor's dtype, shape and byte range, then the raw data."""
+    with path.open("rb") as handle:
+        size_bytes = handle.read(8)
+        if len(size_bytes) < 8:
+            raise StaticModelError(f"{path}: not a safetensors file")
+        (header_size,) = struct.unpack("<Q", size_bytes)
+        try:
+            header = json.loads(handle.read(header_size))
+        except ValueError as error:
+            raise StaticModelError(f"{path}: not a safetensors file ({error})") from error
     tensors = {}
     for name, info in header.items():
         if name == "__metadata__":
@@ -51,26 +81,45 @@ def read_safetensors(path: Path) -> dict[str, np.ndarray]:
         if info.get("dtype") not in _SAFETENSORS_DTYPES:
             raise StaticModelError(f"{path}: tensor {name!r} has unsupported dtype {info.get('dtype')!r}")
         begin, end = info["data_offsets"]
-        dtype = np.dtype(_SAFETENSORS_DTYPES[info["dtype"]])
-        array = np.frombuffer(data, dtype=dtype, count=(end - begin) // dtype.itemsize, offset=8 + header_size + begin)
-        tensors[name] = array.reshape(info["shape"])
+        tensors[name] = TensorLocation(path, info["dtype"], tuple(info["shape"]), 8 + header_size + begin, end - begin)
     return tensors
+
+
+def read_safetensors(path: Path) -> dict[str, np.ndarray]:
+    """Every tensor of a safetensors file, as numpy arrays."""
+    return {name: location.read_array() for name, location in safetensors_index(path).items()}
+
+
+def _median_int(values: list[int]) -> int:
+    """int(numpy.median(values)): the middle value, or the mean of the two middle ones, truncated."""
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return int(ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2)
+
+
+def _unit_row(row: list[float]) -> list[float]:
+    """A float32 row divided by its float64 L2 norm, stored as float32 (zeros stay zeros)."""
+    norm = math.sqrt(dot(row, row))
+    if norm == 0:
+        return row
+    return array("f", [value / norm for value in row]).tolist()
 
 
 class StaticEncoder:
     """Texts -> L2-normalised float32 vectors with a model2vec model folder."""
 
-    def __init__(self, embeddings: np.ndarray, tokenizer: Tokenizer, config: dict[str, Any]) -> None:
-        import numpy as np
-
-        self.embeddings = embeddings
+    def __init__(self, table: TensorLocation, tokenizer: Tokenizer, config: dict[str, Any]) -> None:
+        if len(table.shape) != 2:
+            raise StaticModelError(f"{table.path}: the token table has shape {table.shape}")
+        self.table = table
+        self.dims = table.shape[1]
+        self._matrix: np.ndarray | None = None
         self.tokenizer = tokenizer
-        self.normalize = bool(config.get("normalize", False))
         self.max_length: int | None = config.get("max_length", DEFAULT_MAX_LENGTH)
         vocabulary = tokenizer.get_vocab()
-        if len(vocabulary) != len(embeddings):
-            raise StaticModelError(f"{len(vocabulary)} tokens but {len(embeddings)} embedding rows")
-        self.median_token_length = int(np.median([len(token) for token in vocabulary]))
+        if len(vocabulary) != table.shape[0]:
+            raise StaticModelError(f"{len(vocabulary)} tokens but {table.shape[0]} embedding rows")
+        self.median_token_length = _median_int([len(token) for token in vocabulary])
         unknown = getattr(tokenizer.model, "unk_token", None)
         self.unknown_id = tokenizer.token_to_id(unknown) if unknown else None
         if self.max_length is None:
@@ -84,13 +133,23 @@ class StaticEncoder:
 
         try:
             config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
-            tensors = read_safetensors(folder / "model.safetensors")
+            tensors = safetensors_index(folder / "model.safetensors")
             tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         except (OSError, ValueError) as error:
             raise StaticModelError(f"cannot read the static model in {folder}: {error}") from error
         if set(tensors) != {"embeddings"}:  # weighted or vocabulary-quantised models are not supported
             raise StaticModelError(f"{folder}: expected one tensor `embeddings`, found {sorted(tensors)}")
         return cls(tensors["embeddings"], tokenizer, config)
+
+    @property
+    def embeddings(self) -> np.ndarray:
+        """The whole token table (read on first use)."""
+        if self._matrix is None:
+            try:
+                self._matrix = self.table.read_array()
+            except (OSError, ValueError) as error:
+                raise StaticModelError(f"cannot read {self.table.path}: {error}") from error
+        return self._matrix
 
     def token_ids(self, texts: list[str]) -> list[list[int]]:
         if self.max_length is not None:
@@ -102,21 +161,25 @@ class StaticEncoder:
         return [[i for i in encoding.ids if i != self.unknown_id] for encoding in encodings]
 
     def encode(self, texts: list[str]) -> np.ndarray:
+        """The vectors as a float32 matrix (numpy)."""
         import numpy as np
 
-        out = np.zeros((len(texts), self.embeddings.shape[1]), dtype=np.float32)
+        from schemalint.similarity.pairs import matrix_dots
+
+        out = np.zeros((len(texts), self.dims), dtype=np.float32)
         for start in range(0, len(texts), _BATCH):
             out[start : start + _BATCH] = self._mean_vectors(self.token_ids(texts[start : start + _BATCH]))
-        if self.normalize:
-            out = out / (np.linalg.norm(out, axis=1, keepdims=True) + 1e-32)
-        return out
+        everyone = np.arange(len(texts))
+        norms = np.sqrt(matrix_dots(out, everyone, everyone))
+        norms[norms == 0] = 1.0  # a text without tokens keeps its zero vector
+        return (out / norms[:, None]).astype(np.float32)
 
     def _mean_vectors(self, ids: list[list[int]]) -> np.ndarray:
         """Each text's mean token row (zeros for a text without tokens), taken like model2vec does:
         texts of the same token count together, numpy's mean (float64) stored as float32."""
         import numpy as np
 
-        out = np.zeros((len(ids), self.embeddings.shape[1]), dtype=np.float32)
+        out = np.zeros((len(ids), self.dims), dtype=np.float32)
         by_length: dict[int, list[int]] = defaultdict(list)
         for position, row in enumerate(ids):
             if row:
@@ -124,3 +187,32 @@ class StaticEncoder:
         for positions in by_length.values():
             out[positions] = self.embeddings[np.array([ids[p] for p in positions], dtype=np.int64)].mean(axis=1)
         return out
+
+    def encode_rows(self, texts: list[str]) -> list[list[float]]:
+        """The same vectors as `encode`, as rows of Python floats, without numpy when the table is int8."""
+        if self.table.dtype != "I8":
+            return self.encode(texts).tolist()
+        ids = self.token_ids(texts)
+        rows = self._int8_rows(sorted({token for text_ids in ids for token in text_ids}))
+        vectors = []
+        for text_ids in ids:
+            total = [0] * self.dims
+            for token in text_ids:
+                total = list(map(operator.add, total, rows[token]))
+            mean = array("f", [value / len(text_ids) for value in total]) if text_ids else array("f", total)
+            vectors.append(_unit_row(mean.tolist()))
+        return vectors
+
+    def _int8_rows(self, tokens: list[int]) -> dict[int, array[int]]:
+        """The table's rows of `tokens` (ascending), each read from the file at its offset."""
+        rows: dict[int, array[int]] = {}
+        try:
+            with self.table.path.open("rb") as handle:
+                for token in tokens:
+                    handle.seek(self.table.start + token * self.dims)
+                    rows[token] = array("b", handle.read(self.dims))
+        except OSError as error:
+            raise StaticModelError(f"cannot read {self.table.path}: {error}") from error
+        if any(len(row) != self.dims for row in rows.values()):
+            raise StaticModelError(f"{self.table.path}: the token table is shorter than its header says")
+        return rows
