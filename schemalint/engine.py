@@ -473,12 +473,14 @@ class _SplitToolRules:
         rules_for: Callable[[Config], RuleSet],
         jobs: int,
     ) -> None:
-        import multiprocessing
-
         self.futures: dict[int, list[Any]] = {}
         self.insert_at: dict[int, dict[str, int]] = {}
         large = [i for i, (toolset, _, _) in enumerate(groups) if len(toolset.tools) >= SPLIT_MIN_TOOLS]
-        if not large or "fork" not in multiprocessing.get_all_start_methods():
+        if not large:
+            return
+        import multiprocessing  # only now: importing it costs a small run ~10% of its time
+
+        if "fork" not in multiprocessing.get_all_start_methods():
             return
         from concurrent.futures import ProcessPoolExecutor
 

@@ -85,8 +85,9 @@ class VectorCache:
     def _shards(self) -> list[Path]:
         if self.folder is None:
             return []
-        try:
-            return sorted(self.folder.glob("*" + SHARD_SUFFIX))
+        try:  # os.scandir: Path.glob compiles a regular expression, a measurable share of a warm 10-tool run
+            with os.scandir(self.folder) as entries:
+                return sorted(Path(entry.path) for entry in entries if entry.name.endswith(SHARD_SUFFIX))
         except OSError:
             return []
 
