@@ -36,7 +36,7 @@ from json.decoder import scanstring  # type: ignore[attr-defined]  # the C strin
 from typing import Any
 
 from schemalint.loaders import Document, LoadError
-from schemalint.model import JSON, Span, escape_pointer_token, split_pointer
+from schemalint.model import JSON, Span, escape_pointer_token, unescape_pointer_token
 
 #: Deepest nesting of objects/arrays (mappings/sequences) a loader accepts; the root container is level 1.
 MAX_DEPTH = 500
@@ -355,22 +355,33 @@ class JsonOffsets:
 
     def __init__(self, text: str) -> None:
         self._text = text
-        #: the C scanner: (value, end) for the value at an offset; the value itself is thrown away
-        self._skip_value = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+        #: the C scanner: (value, end) for the value at an offset. Only the end is used: objects are
+        #: handed to `len` (C) as they are parsed, which is three times faster than keeping them.
+        self._skip_value = json.JSONDecoder(object_hook=len).scan_once  # type: ignore[attr-defined]
         self._members: dict[int, _Members | None] = {}  # by the container's start offset
         start = _JSON_SPACE.match(text).end()  # type: ignore[union-attr]
-        self._root: OffsetSpan = (-1, -1, start, len(text.rstrip(" \t\n\r")))
+        #: every pointer looked up so far (and its ancestors): findings share their tool's prefixes
+        self._found: dict[str, OffsetSpan | None] = {"": (-1, -1, start, len(text.rstrip(" \t\n\r")))}
 
     def find(self, pointer: str) -> OffsetSpan | None:
-        entry: OffsetSpan | None = self._root
+        found = self._found
+        if pointer in found:
+            return found[pointer]
+        # climb to the nearest ancestor already found, then go down one member at a time
+        tokens: list[str] = []
+        known = pointer
+        while known not in found:
+            known, _, token = known.rpartition("/")
+            tokens.append(token)
+        entry = found[known]
         indexed, members_of = self._members, self._members_of
-        for token in split_pointer(pointer):
-            assert entry is not None
-            start = entry[2]
-            members = indexed[start] if start in indexed else members_of(start)
-            entry = members.get(token) if members is not None else None
-            if entry is None:
-                return None
+        for token in reversed(tokens):
+            known = f"{known}/{token}"
+            if entry is not None:
+                start = entry[2]
+                members = indexed[start] if start in indexed else members_of(start)
+                entry = members.get(unescape_pointer_token(token)) if members is not None else None
+            found[known] = entry
         return entry
 
     def _members_of(self, start: int) -> _Members | None:
