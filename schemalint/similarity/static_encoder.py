@@ -116,10 +116,7 @@ class StaticEncoder:
         self._matrix: np.ndarray | None = None
         self.tokenizer = tokenizer
         self.max_length: int | None = config.get("max_length", DEFAULT_MAX_LENGTH)
-        vocabulary = tokenizer.get_vocab()
-        if len(vocabulary) != table.shape[0]:
-            raise StaticModelError(f"{len(vocabulary)} tokens but {table.shape[0]} embedding rows")
-        self.median_token_length = _median_int([len(token) for token in vocabulary])
+        self._median_token_length: int | None = None
         unknown = getattr(tokenizer.model, "unk_token", None)
         self.unknown_id = tokenizer.token_to_id(unknown) if unknown else None
         if self.max_length is None:
@@ -151,8 +148,20 @@ class StaticEncoder:
                 raise StaticModelError(f"cannot read {self.table.path}: {error}") from error
         return self._matrix
 
+    @property
+    def median_token_length(self) -> int:
+        """The vocabulary's median token length in characters, once the vocabulary is checked against the
+        table; computed on first need (listing 30k tokens costs a cold 10-tool run about a tenth)."""
+        if self._median_token_length is None:
+            vocabulary = self.tokenizer.get_vocab()
+            if len(vocabulary) != self.table.shape[0]:
+                raise StaticModelError(f"{len(vocabulary)} tokens but {self.table.shape[0]} embedding rows")
+            self._median_token_length = _median_int([len(token) for token in vocabulary])
+        return self._median_token_length
+
     def token_ids(self, texts: list[str]) -> list[list[int]]:
-        if self.max_length is not None:
+        # a token has at least one character, so a text of at most max_length characters is never cut
+        if self.max_length is not None and any(len(text) > self.max_length for text in texts):
             limit = self.max_length * self.median_token_length
             texts = [text[:limit] for text in texts]
         encodings = self.tokenizer.encode_batch_fast(texts, add_special_tokens=False)
@@ -166,6 +175,7 @@ class StaticEncoder:
 
         from schemalint.similarity.pairs import matrix_dots
 
+        _ = self.median_token_length  # the vocabulary is checked against the table before indexing it
         out = np.zeros((len(texts), self.dims), dtype=np.float32)
         for start in range(0, len(texts), _BATCH):
             out[start : start + _BATCH] = self._mean_vectors(self.token_ids(texts[start : start + _BATCH]))
@@ -206,6 +216,10 @@ class StaticEncoder:
     def _int8_rows(self, tokens: list[int]) -> dict[int, array[int]]:
         """The table's rows of `tokens` (ascending), each read from the file at its offset."""
         rows: dict[int, array[int]] = {}
+        if tokens and tokens[-1] >= self.table.shape[0]:
+            raise StaticModelError(
+                f"{self.table.path}: token {tokens[-1]} is past the table's {self.table.shape[0]} rows"
+            )
         try:
             with self.table.path.open("rb") as handle:
                 for token in tokens:
