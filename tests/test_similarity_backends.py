@@ -6,6 +6,7 @@ import hashlib
 import io
 import json
 import math
+import os
 import subprocess
 import sys
 import textwrap
@@ -51,6 +52,32 @@ def test_shipped_weights_digest_is_the_weights_sha256(tmp_path: Path) -> None:
     assert StaticBackend().weights_digest() == actual
     (tmp_path / "model.safetensors").write_bytes(b"other weights")  # a folder without the file: hashed
     assert StaticBackend(tmp_path).weights_digest() == hashlib.sha256(b"other weights").hexdigest()
+
+
+def test_weights_digest_is_remembered_in_the_cache_across_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hashing a 90 MB model every warm run costs more than the rest of SL502: the digest is kept in the
+    cache, keyed by the file's path, size and mtime, and recomputed when the file changes."""
+    from schemalint.similarity import backends
+
+    weights = tmp_path / "model" / "model.safetensors"
+    weights.parent.mkdir()
+    weights.write_bytes(b"weights one")
+    first = hashlib.sha256(b"weights one").hexdigest()
+    memo = tmp_path / "cache" / "digests"
+    assert StaticBackend(weights.parent).weights_digest(memo) == first
+    assert (tmp_path / "cache" / ".gitignore").is_file() and len(list(memo.iterdir())) == 1
+    # same size and mtime, other bytes: a new process reads the memo instead of hashing
+    stat = weights.stat()
+    weights.write_bytes(b"weights 1!!")
+    os.utime(weights, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    monkeypatch.setattr(backends, "_digest_memo", {})
+    assert StaticBackend(weights.parent).weights_digest(memo) == first
+    weights.write_bytes(b"weights two, longer")  # changed: hashed again
+    assert StaticBackend(weights.parent).weights_digest(memo) == hashlib.sha256(b"weights two, longer").hexdigest()
+    for remembered in memo.iterdir():  # a damaged memo is not believed
+        remembered.write_text("garbage", encoding="ascii")
+    monkeypatch.setattr(backends, "_digest_memo", {})
+    assert StaticBackend(weights.parent).weights_digest(memo) == hashlib.sha256(b"weights two, longer").hexdigest()
 
 
 def _real_texts() -> list[str]:

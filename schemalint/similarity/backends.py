@@ -52,8 +52,8 @@ class EmbeddingBackend(Protocol):
     #: what was loaded, for messages: a folder path or a model name
     model_label: str
 
-    def weights_digest(self) -> str:
-        """sha256 of the weights file, computed without loading the model."""
+    def weights_digest(self, memo_folder: Path | None = None) -> str:
+        """sha256 of the weights file, computed without loading the model (remembered in `memo_folder`)."""
         ...
 
     def encode(self, texts: list[str]) -> np.ndarray:
@@ -68,17 +68,49 @@ class EmbeddingBackend(Protocol):
 _digest_memo: dict[tuple[str, int, int], str] = {}
 
 
-def file_sha256(path: Path) -> str:
-    """sha256 of a file, memoised per (path, size, mtime) within the process."""
+def file_sha256(path: Path, memo_folder: Path | None = None) -> str:
+    """sha256 of a file, memoised per (path, size, mtime) within the process and, with `memo_folder`,
+    across runs in a small file there: hashing a 90 MB model costs a warm run more than the rest of
+    SL502 does. A memo that cannot be read or written is ignored."""
     stat = path.stat()
-    memo_key = (str(path), stat.st_size, stat.st_mtime_ns)
-    if memo_key not in _digest_memo:
-        digest = hashlib.sha256()
-        with path.open("rb") as handle:
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(block)
-        _digest_memo[memo_key] = digest.hexdigest()
+    memo_key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+    if memo_key in _digest_memo:
+        return _digest_memo[memo_key]
+    memo_file = None
+    if memo_folder is not None:
+        memo_file = memo_folder / hashlib.sha256("\0".join(map(str, memo_key)).encode("utf-8")).hexdigest()[:32]
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            remembered = memo_file.read_text(encoding="ascii").strip()
+            if len(remembered) == 64 and all(c in "0123456789abcdef" for c in remembered):
+                _digest_memo[memo_key] = remembered
+                return remembered
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    _digest_memo[memo_key] = digest.hexdigest()
+    if memo_file is not None:
+        with contextlib.suppress(OSError):
+            _write_atomically(memo_file, _digest_memo[memo_key])
     return _digest_memo[memo_key]
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Write a memo file in a folder of the vector cache (which gets its `.gitignore` first)."""
+    import tempfile
+
+    from schemalint.similarity.cache import ensure_cache_dir
+
+    ensure_cache_dir(path.parent.parent)
+    path.parent.mkdir(exist_ok=True)
+    handle, temp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="ascii") as out:
+            out.write(text)
+        os.replace(temp, path)
+    finally:
+        if os.path.exists(temp):
+            os.unlink(temp)
 
 
 def _normalise_rows(matrix: np.ndarray) -> np.ndarray:
@@ -103,11 +135,11 @@ class StaticBackend:
         self.model_dir = model_dir
         self.model_label = str(model_dir)
 
-    def weights_digest(self) -> str:
+    def weights_digest(self, memo_folder: Path | None = None) -> str:
         """The shipped digest when the folder has one, else the weights' sha256."""
         with contextlib.suppress(OSError, IndexError):
             return (self.model_dir / STATIC_DIGEST_FILE).read_text(encoding="ascii").split()[0]
-        return file_sha256(self.model_dir / "model.safetensors")
+        return file_sha256(self.model_dir / "model.safetensors", memo_folder)
 
     def _encoder(self) -> StaticEncoder:
         from schemalint.similarity.static_encoder import StaticEncoder, StaticModelError
@@ -205,11 +237,11 @@ class SentenceTransformersBackend:
         self.model_label = str(model_dir)
         self._model: object | None = None
 
-    def weights_digest(self) -> str:
+    def weights_digest(self, memo_folder: Path | None = None) -> str:
         weights = _weights_file(self.model_dir)
         if weights is None:
             raise ModelUnavailable(f"no weights file in {self.model_dir}")
-        return file_sha256(weights)
+        return file_sha256(weights, memo_folder)
 
     def load(self) -> None:
         if self._model is not None:

@@ -78,8 +78,9 @@ def settings_cache_dir(settings: Mapping[str, Any]) -> Path | None:
     return Path(str(value))
 
 
-def _model_key(backend: EmbeddingBackend) -> str:
-    return f"{backend.name}-{backend.weights_digest()[:16]}"
+def _model_key(backend: EmbeddingBackend, cache_dir: Path | None) -> str:
+    memo_folder = None if cache_dir is None else cache_dir / "digests"
+    return f"{backend.name}-{backend.weights_digest(memo_folder)[:16]}"
 
 
 def _encode(backend: EmbeddingBackend, texts: list[str], small: bool) -> Vectors:
@@ -112,7 +113,7 @@ def embed_texts(texts: list[str], settings: Mapping[str, Any] | None = None) -> 
     keys = [text_key(t) for t in texts]
     small = len(texts) <= SMALL_SET_TEXTS
     while True:
-        cache = VectorCache(cache_dir, _model_key(backend))
+        cache = VectorCache(cache_dir, _model_key(backend, cache_dir))
         cached = cache.lookup(keys)
         new_texts = {keys[i]: texts[i] for i in range(len(texts)) if i not in cached}  # one per distinct text
         try:
