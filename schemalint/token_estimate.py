@@ -45,9 +45,10 @@ def _kind(char: str) -> str | None:
     return match.lastgroup if match else None
 
 
-def _keeping(keep: Callable[[str], bool]) -> dict[int, str]:
-    """A str.translate table that blanks every ASCII character `keep` rejects."""
-    return str.maketrans({c: c if keep(c) else " " for c in map(chr, range(128))})
+def _keeping(keep: Callable[[str], bool]) -> bytes:
+    """A bytes.translate table that blanks every ASCII character `keep` rejects (a 256-byte table is
+    read directly; a str.translate table is a dict looked up once per character)."""
+    return bytes(ord(c) if keep(c) else ord(" ") for c in map(chr, range(256)))
 
 
 #: In ASCII text the kinds of run are disjoint character classes, so each kind is found by blanking the
@@ -64,10 +65,11 @@ def estimate_text_tokens(text: str) -> int:
     if len(text) > SAMPLE_CHARS:
         return math.ceil(estimate_text_tokens(text[:SAMPLE_CHARS]) * len(text) / SAMPLE_CHARS)
     if text.isascii():
+        data = text.encode("ascii")
         return sum(
             (len(run) + per_token - 1) // per_token
             for table, per_token in _ASCII_RUNS
-            for run in text.translate(table).split()
+            for run in data.translate(table).split()
         )
     return _estimate_pieces(text)
 

@@ -34,6 +34,17 @@ def without_inherited(targets: list[str]) -> list[str]:
     return [t for t in targets if BASE_TARGET.get(t) not in targets]
 
 
+def base_targets(tool: Tool, context: LintContext) -> tuple[str, ...]:
+    """`without_inherited(ordered_targets(tool, context))`, computed once per set of targets (the
+    name rules ask it for every property)."""
+    return _base_targets(context.targets(tool))
+
+
+@cache
+def _base_targets(targets: frozenset[str]) -> tuple[str, ...]:
+    return tuple(without_inherited(list(_ordered(targets))))
+
+
 @dataclass(frozen=True)
 class Violation:
     """One target's objection to one thing, before it is grouped into a finding."""
@@ -96,7 +107,7 @@ def name_finding(
     """The SL103/SL107 finding for `name` (a tool name or property key), or None when every target accepts it."""
     violations = [
         v
-        for target in without_inherited(ordered_targets(tool, context))
+        for target in base_targets(tool, context)
         for v in name_violations(
             name, tool, target, subject, f"max-{subject.removeprefix('nested-')}-length", context.settings
         )

@@ -33,8 +33,15 @@ _REFERENCE = LazyPattern(
 _FIELD_WORDS = frozenset("id ids key keys name names type value values cursor page token count url uri path".split())
 
 
+#: what every _IDENT match contains (a `_`/`.` between letters or digits, or a lower-upper step): texts
+#: without one, most descriptions, are answered by one cheap search instead of the full pattern
+_IDENT_PART = LazyPattern(r"[A-Za-z0-9][_.][A-Za-z0-9]|[a-z0-9][A-Z]")
+
+
 def referenced_tool_names(text: str) -> Iterator[str]:
     """Identifiers the text presents as tools: `use list_orders`, "the `get_order` tool", "请用 get_order"."""
+    if not _IDENT_PART.search(text):
+        return
     for match in _REFERENCE.finditer(text):
         name = next(g for g in match.groups() if g).rstrip(".")
         words = split_name(name)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from schemalint.diagnostics import Finding
 from schemalint.model import Severity, Tool
 from schemalint.providers import BASE_TARGET, label, limit
-from schemalint.rules._provider_support import ordered_targets, without_inherited
+from schemalint.rules._provider_support import base_targets
 from schemalint.rules.base import LintContext, ToolRule
 from schemalint.targets import finding_severity
 
@@ -65,7 +65,7 @@ class DescriptionTooLong(ToolRule):
         pointer = tool.description_pointer or tool.pointer
         over: list[str] = []
         severity = Severity.INFO
-        for target in without_inherited(ordered_targets(tool, context)):
+        for target in base_targets(tool, context):
             bound = limit(target, "max-description-length", context.settings)
             if bound is not None and length > bound.value:
                 over.append(f"{label(BASE_TARGET.get(target, target))} allows {bound.value}")
