@@ -131,14 +131,23 @@ _SEPARATORS = re.compile(r"[^A-Za-z0-9]+")
 
 
 @lru_cache(maxsize=65536)
-def _split(name: str) -> tuple[str, ...]:
+def identifier_words(name: str) -> tuple[str, ...]:
+    """`getMyOpenTickets` / `get_my-open.tickets` -> ("get", "my", "open", "tickets"), cached: a set
+    repeats the same parameter names and verbs thousands of times."""
     spaced = _ACRONYM.sub(r"\1 \2", _CAMEL.sub(r"\1 \2", name))
     return tuple(w for w in _SEPARATORS.split(spaced.lower()) if w)
 
 
 def split_identifier(name: str) -> list[str]:
     """`getMyOpenTickets` / `get_my-open.tickets` -> ["get", "my", "open", "tickets"]."""
-    return list(_split(name))
+    return list(identifier_words(name))
+
+
+@lru_cache(maxsize=65536)
+def normalized_identifier(name: str) -> str:
+    """`userId` / `user-id` / `USER_ID` -> `user_id`: one spelling for names that only differ in case
+    and separators."""
+    return "_".join(identifier_words(name))
 
 
 @lru_cache(maxsize=65536)
@@ -189,7 +198,7 @@ def tool_action(name: str, description: str) -> Action:
 
     Name words are matched exactly (`news` is not `new`); description words are stemmed (`Returns`).
     """
-    name_words = split_identifier(name)
+    name_words = identifier_words(name)
     name_verbs = [w for w in name_words if w in _EN_INDEX]
     clause = _first_clause(description)
     if _CJK.search(clause):

@@ -21,7 +21,7 @@ from functools import lru_cache
 from itertools import product
 from typing import Any
 
-from schemalint.similarity.actions import VERBS, opposite_actions, split_identifier, tool_action
+from schemalint.similarity.actions import VERBS, identifier_words, normalized_identifier, opposite_actions, tool_action
 
 #: keeps ceil(t * n) from rounding up a product such as 0.7 * 10 = 7.000000000000001
 _EPSILON = 1e-9
@@ -55,14 +55,15 @@ class _Candidate:
 
 
 def parameter_names(parameters: Any) -> frozenset[str]:
+    """The names of the parameters' properties, normalised (`userId` = `user_id`)."""
     if not isinstance(parameters, Mapping) or not isinstance(parameters.get("properties"), Mapping):
         return frozenset()
-    return frozenset("_".join(split_identifier(str(p))) for p in parameters["properties"])
+    return frozenset(normalized_identifier(str(p)) for p in parameters["properties"])
 
 
 @lru_cache(maxsize=65536)
 def name_words(name: str) -> NameWords:
-    words = frozenset(split_identifier(name))
+    words = frozenset(identifier_words(name))
     return NameWords(words, words - VERBS)
 
 

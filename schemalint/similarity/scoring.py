@@ -21,12 +21,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass
-from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
-from schemalint.similarity.actions import Action, action_affinity, split_identifier, tool_action
+from schemalint.similarity.actions import Action, action_affinity, identifier_words, tool_action
+from schemalint.similarity.overlap import parameter_names
 
 #: (cosine that maps to 0, cosine that maps to 1) per backend: the median cosine of unrelated pairs
 #: and of paraphrase pairs on the labelled dev pairs, rounded to 0.05 (the models' cosine scales
@@ -49,57 +47,56 @@ _EXCLUSION = re.compile(
 )
 
 
-@dataclass(frozen=True)
 class ToolView:
-    """What scoring needs of a tool, detached from the model classes (derived facts computed once)."""
+    """What scoring needs of a tool, detached from the model classes. Everything that depends on one
+    tool only is derived here once per tool, never once per pair: scoring a pair reads attributes."""
 
-    name: str
-    description: str
-    parameter_names: frozenset[str]
+    __slots__ = ("_action", "_ids", "description", "has_exclusion", "is_cjk", "name", "parameter_names", "sentences")
 
-    @cached_property
+    def __init__(self, name: str, description: str, parameter_names: frozenset[str]) -> None:
+        self.name = name
+        self.description = description
+        self.parameter_names = parameter_names
+        #: the description's sentences, each with whether it has exclusion text ("do not use for");
+        #: no exclusion phrase spans a sentence end, so this is the one regex scan both uses need
+        self.sentences = [(s, _EXCLUSION.search(s) is not None) for s in _SENTENCE_END.split(description) if s.strip()]
+        self.has_exclusion = any(excluded for _, excluded in self.sentences)
+        #: whether the description is written in Chinese/Japanese (then an English-trained model only
+        #: compares it well with other CJK descriptions)
+        self.is_cjk = _CJK.search(description) is not None
+        self._action: Action | None = None
+        self._ids: frozenset[str] | None = None
+
+    @property
     def action(self) -> Action:
-        return tool_action(self.name, self.description)
+        """Found on first use: only tools in a candidate pair need one."""
+        if self._action is None:
+            self._action = tool_action(self.name, self.description)
+        return self._action
 
-    @cached_property
+    @property
     def identifiers(self) -> frozenset[str]:
-        """Identifier-like words of the description (`get_weather_history`, `weather.now`)."""
-        return frozenset(_IDENTIFIER.findall(self.description))
-
-    @cached_property
-    def sentences(self) -> list[tuple[str, bool]]:
-        """The description's sentences, each with whether it has exclusion text ("do not use for").
-        No exclusion phrase spans a sentence end, so this is the one regex scan both uses need."""
-        return [(s, _EXCLUSION.search(s) is not None) for s in _SENTENCE_END.split(self.description) if s.strip()]
-
-    @cached_property
-    def has_exclusion(self) -> bool:
-        return any(excluded for _, excluded in self.sentences)
-
-    @cached_property
-    def is_cjk(self) -> bool:
-        """Whether the description is written in Chinese/Japanese (then an English-trained model only
-        compares it well with other CJK descriptions)."""
-        return _CJK.search(self.description) is not None
+        """Identifier-like words of the description (`get_weather_history`, `weather.now`), found on
+        first use: only descriptions that contain a sibling's name need them."""
+        if self._ids is None:
+            self._ids = frozenset(_IDENTIFIER.findall(self.description))
+        return self._ids
 
     def name_text(self) -> str:
-        return " ".join(split_identifier(self.name))
+        return " ".join(identifier_words(self.name))
 
     def embedding_text(self) -> str:
         """Name words, then the description without its boundary sentences ("Not for X; use y"): names
         carry the action and keep mixed-language pairs comparable, and boundary sentences talk about
         the *other* tools, which would pull siblings together (the boundary factor weighs them)."""
-        words = " ".join(split_identifier(self.name))
+        words = self.name_text()
         kept = [sentence for sentence, excluded in self.sentences if not excluded]
         description = " ".join(kept) if kept else self.description
         return f"{words}: {description}" if words else description
 
 
 def tool_view(name: str | None, description: str | None, parameters: Any) -> ToolView:
-    names: frozenset[str] = frozenset()
-    if isinstance(parameters, Mapping) and isinstance(parameters.get("properties"), Mapping):
-        names = frozenset("_".join(split_identifier(str(p))) for p in parameters["properties"])
-    return ToolView(name or "", description or "", names)
+    return ToolView(name or "", description or "", parameter_names(parameters))
 
 
 def calibrate(cosine: float, backend: str) -> float:
@@ -127,8 +124,9 @@ def parameter_overlap(a: ToolView, b: ToolView) -> float:
     return shared / (len(a.parameter_names) + len(b.parameter_names) - shared)
 
 
-@dataclass(frozen=True)
-class PairScore:
+class PairScore(NamedTuple):
+    """A pair's final score and its parts (a named tuple: one is built per candidate pair)."""
+
     score: float
     cosine: float
     semantic: float
