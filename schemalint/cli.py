@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import dataclasses
+import gc
 import json
 import os
 import sys
@@ -19,6 +21,10 @@ from schemalint.config import ConfigError, check_selector, check_targets, parse_
 from schemalint.model import Severity
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+# A command ends once its report is written. The collection the interpreter runs at exit would walk every
+# object still alive (0.35 s after 10,000 tools) only to free memory the operating system takes back anyway.
+atexit.register(gc.freeze)
 
 
 def _fail(message: str) -> NoReturn:
