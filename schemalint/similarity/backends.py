@@ -17,7 +17,6 @@ Backends:
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import importlib.util
 import os
 import sys
@@ -72,6 +71,8 @@ def file_sha256(path: Path, memo_folder: Path | None = None) -> str:
     """sha256 of a file, memoised per (path, size, mtime) within the process and, with `memo_folder`,
     across runs in a small file there: hashing a 90 MB model costs a warm run more than the rest of
     SL502 does. A memo that cannot be read or written is ignored."""
+    import hashlib
+
     stat = path.stat()
     memo_key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
     if memo_key in _digest_memo:
