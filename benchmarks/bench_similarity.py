@@ -4,6 +4,7 @@
     python benchmarks/bench_similarity.py --sizes 1000 --repeat 3
     python benchmarks/bench_similarity.py --file /tmp/perf/t1000.json   # an existing tool file
     python benchmarks/bench_similarity.py --small-sets   # where the numpy-free pair search ends
+    python benchmarks/bench_similarity.py --warm-ratio --repeat 5 --baseline-tree ../main   # A/B, warm
 
 Each measurement is a fresh `schemalint check` process (imports, model load, embedding, pairing
 and the JSON report included) on a generated tool file with realistic, distinct descriptions:
@@ -23,6 +24,7 @@ import json
 import os
 import random
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -161,9 +163,9 @@ class Run:
     findings: int
 
 
-def run_check(folder: Path, *args: str) -> Run:
-    """One fresh `schemalint check` process on folder/tools.json."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+def run_check(folder: Path, *args: str, tree: Path = ROOT) -> Run:
+    """One fresh `schemalint check` process on folder/tools.json, with the schemalint of `tree`."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
     start = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-c", _RUNNER, "check", "tools.json", "--output-format", "json", *args],
@@ -240,6 +242,38 @@ def bench(label: str, tools: list[dict], compare_all_rules: bool, repeat: int) -
         _show("SL504 alone", sl504, f"({sl504.findings} findings)")
 
 
+def warm_ratio(label: str, tools: list[dict], trees: dict[str, Path], repeat: int) -> None:
+    """All rules with a warm vector cache against all rules without SL502, per tree. Runs alternate
+    between the trees and the two commands, so every median saw the same machine load; each tree is
+    byte-compiled first, as a pip install is, and has its own folder and vector cache."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folders = {}
+        for name, tree in trees.items():
+            subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "schemalint")], check=True)
+            folder = folders[name] = Path(tmp) / name
+            folder.mkdir()
+            (folder / "tools.json").write_text(json.dumps(tools), encoding="utf-8")
+            (folder / ".schemalint.toml").write_text(
+                f'embedding-backend = "static"\ncache-dir = "{folder / "cache"}"\n', encoding="utf-8"
+            )
+            run_check(folder, tree=tree)  # fills the cache
+        commands = {"all rules": (), "without SL502": ("--ignore", "SL502")}
+        runs: dict[tuple[str, str], list[Run]] = {(name, command): [] for name in trees for command in commands}
+        for _ in range(repeat):
+            for name, tree in trees.items():
+                for command, args in commands.items():
+                    runs[(name, command)].append(run_check(folders[name], *args, tree=tree))
+        print(f"{label} ({len(tools)} tools), warm cache, median of {repeat} alternating runs")
+        for name in trees:
+            wall = {c: statistics.median(r.seconds for r in runs[(name, c)]) for c in commands}
+            cpu = {c: statistics.median(r.cpu for r in runs[(name, c)]) for c in commands}
+            print(
+                f"  {name:<9}: all rules {wall['all rules']:6.2f} s, without SL502 {wall['without SL502']:6.2f} s: "
+                f"{wall['all rules'] / wall['without SL502']:.2f} x wall, "
+                f"{cpu['all rules'] / cpu['without SL502']:.2f} x cpu of the main process (target <= 1.2)"
+            )
+
+
 def _tools_of(path: Path) -> list[dict]:
     data = json.loads(path.read_text(encoding="utf-8"))
     return data if isinstance(data, list) else data["tools"]
@@ -295,9 +329,19 @@ def main() -> None:
     parser.add_argument("--all-rules-up-to", type=int, default=2000, help="compare with all rules up to this size")
     parser.add_argument("--repeat", type=int, default=1, help="runs per measurement (the median is shown)")
     parser.add_argument("--small-sets", action="store_true", help="pure-Python against numpy pair search")
+    parser.add_argument(
+        "--warm-ratio", action="store_true", help="only all rules against all rules without SL502, warm cache"
+    )
+    parser.add_argument("--baseline-tree", type=Path, help="with --warm-ratio: another checkout measured alongside")
     args = parser.parse_args()
     if args.small_sets:
         small_sets(args.repeat)
+        return
+    if args.warm_ratio:
+        trees = {"this": ROOT, **({"baseline": args.baseline_tree} if args.baseline_tree else {})}
+        sets = [(str(p), _tools_of(p)) for p in args.file] or [("generated", make_tools(n)) for n in args.sizes]
+        for label, tools in sets:
+            warm_ratio(label, tools, trees, args.repeat)
         return
     if args.file:
         for path in args.file:

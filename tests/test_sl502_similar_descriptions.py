@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from schemalint.rules.sl502_similar_descriptions import Options, SimilarDescriptions
-from schemalint.similarity.actions import are_opposite, split_identifier, tool_action
+from schemalint.similarity.actions import are_opposite, normalized_identifier, split_identifier, tool_action
 from schemalint.similarity.backends import StaticBackend, sentence_transformers_installed
 from schemalint.testing import run_rule
 
@@ -114,6 +114,9 @@ def test_mixed_language_paraphrases_are_compared_by_name(tmp_path: Path) -> None
 
 def test_action_extraction() -> None:
     assert split_identifier("getMyOpenTickets") == ["get", "my", "open", "tickets"]
+    assert split_identifier("parseHTTPResponse2") == ["parse", "http", "response2"]
+    assert split_identifier("get_order-17.json") == ["get", "order", "17", "json"]  # no case change: no regex split
+    assert {normalized_identifier(n) for n in ("userId", "user-id", "USER_ID", "user_id")} == {"user_id"}
     assert tool_action("git_log", "Show the commit history of a repository.").verb == "show"
     assert tool_action("news_search", "Find recent news articles.").kind == "read"
     assert tool_action("x", "查询订单的物流信息").verb == "查询"

@@ -87,13 +87,10 @@ class SimilarDescriptions(ToolSetRule):
         )
         for first, second, score in result.pairs:
             earlier, later = tools[first], tools[second]
-            data = {
-                **score.as_data(),
-                "backend": result.backend,
-                "sibling": earlier.display_name,
-                "sibling_pointer": earlier.pointer,
-                "path": later.path,
-            }
+            data = score.as_data()  # extended in place: a set of 10k tools can have 30k+ pairs
+            data.update(
+                backend=result.backend, sibling=earlier.display_name, sibling_pointer=earlier.pointer, path=later.path
+            )
             if result.notice:
                 data["backend_notice"] = result.notice
             yield Finding(_message(later, earlier, score.score, result.backend), _pointer(later), data=data)

@@ -125,6 +125,8 @@ _ZH_NEGATED = re.compile(r"(取消|解除)([\u4e00-\u9fff]{2})")
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
+_CLAUSE_END = re.compile(r"[.;。；!?！？\n]")
+_LATIN_WORD = re.compile(r"[A-Za-z]+")
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 _ACRONYM = re.compile(r"([A-Z]+)([A-Z][a-z])")
 _SEPARATORS = re.compile(r"[^A-Za-z0-9]+")
@@ -134,8 +136,9 @@ _SEPARATORS = re.compile(r"[^A-Za-z0-9]+")
 def identifier_words(name: str) -> tuple[str, ...]:
     """`getMyOpenTickets` / `get_my-open.tickets` -> ("get", "my", "open", "tickets"), cached: a set
     repeats the same parameter names and verbs thousands of times."""
-    spaced = _ACRONYM.sub(r"\1 \2", _CAMEL.sub(r"\1 \2", name))
-    return tuple(w for w in _SEPARATORS.split(spaced.lower()) if w)
+    if not name.islower():  # snake_case names (most) have no case change to split at
+        name = _ACRONYM.sub(r"\1 \2", _CAMEL.sub(r"\1 \2", name))
+    return tuple(w for w in _SEPARATORS.split(name.lower()) if w)
 
 
 def split_identifier(name: str) -> list[str]:
@@ -173,7 +176,7 @@ class Action(NamedTuple):
 
 
 def _first_clause(description: str) -> str:
-    return re.split(r"[.;。；!?！？\n]", description.strip(), maxsplit=1)[0]
+    return _CLAUSE_END.split(description.strip(), maxsplit=1)[0]
 
 
 def _zh_verbs(text: str) -> list[tuple[int, str, str]]:
@@ -202,10 +205,11 @@ def tool_action(name: str, description: str) -> Action:
     name_verbs = [w for w in name_words if w in _EN_INDEX]
     clause = _first_clause(description)
     if _CJK.search(clause):
-        described = [verb for _, verb, _ in _zh_verbs(clause)]
-        kinds = {verb: kind for _, verb, kind in _zh_verbs(clause)}
+        found = _zh_verbs(clause)
+        described = [verb for _, verb, _ in found]
+        kinds = {verb: kind for _, verb, kind in found}
     else:
-        words = [_stem(w) for w in re.findall(r"[A-Za-z]+", clause.lower())[:4]]
+        words = [_stem(w) for w in _LATIN_WORD.findall(clause.lower())[:4]]
         described = [w for w in words if w in _EN_INDEX]
         kinds = {w: _EN_INDEX[w] for w in described}
     verbs = frozenset(name_verbs + described)

@@ -75,7 +75,8 @@ def _compared_words(left: NameWords, right: NameWords) -> tuple[frozenset[str], 
 
 
 def _jaccard(left: frozenset[str], right: frozenset[str]) -> float:
-    return len(left & right) / len(left | right)
+    shared = len(left & right)  # |A | B| = |A| + |B| - |A & B|: one set built, not two
+    return shared / (len(left) + len(right) - shared)
 
 
 def name_similarity(left: str, right: str) -> float:
@@ -167,7 +168,8 @@ def _candidate_pairs(
 def _rarest_first(sets: Mapping[int, frozenset[str]]) -> dict[int, list[str]]:
     """Each set's words ordered rarest first across all the sets (ties by the word): one global order."""
     frequency = Counter(word for words in sets.values() for word in words)
-    return {position: sorted(words, key=lambda w: (frequency[w], w)) for position, words in sets.items()}
+    rank = {word: order for order, word in enumerate(sorted(frequency, key=lambda w: (frequency[w], w)))}
+    return {position: sorted(words, key=rank.__getitem__) for position, words in sets.items()}
 
 
 def _prefix(ordered: list[str], threshold: float) -> list[str]:

@@ -134,7 +134,8 @@ class PairScore(NamedTuple):
     boundary: float
     parameters: float
 
-    def as_data(self) -> dict[str, float]:
+    def as_data(self) -> dict[str, Any]:
+        """The score's part of a finding's data (a new dict the caller may extend)."""
         return {
             "score": round(self.score, 4),
             "cosine": round(self.cosine, 4),
