@@ -9,18 +9,18 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from schemalint.diagnostics import Diagnostic
 from schemalint.loaders import Document
-from schemalint.model import JSON, resolve_pointer
+from schemalint.model import JSON, is_mapping, resolve_pointer
 
 
 def _shallow(value: JSON) -> Any:
     """The value with nested containers reduced to markers: a finding on an object is about its own
     keywords; an edit deep inside one of its properties should not change its identity."""
-    if isinstance(value, Mapping):
+    if is_mapping(value):
         return {str(k): _marker(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_marker(v) for v in value]
@@ -28,7 +28,7 @@ def _shallow(value: JSON) -> Any:
 
 
 def _marker(value: JSON) -> Any:
-    if isinstance(value, Mapping):
+    if is_mapping(value):
         return {"{}": sorted(str(k) for k in value)}
     if isinstance(value, list):
         return ["[]", len(value)]
@@ -61,17 +61,36 @@ def _reparsed(document: Document) -> JSON:
     return document.data
 
 
-def finding_key(diagnostic: Diagnostic, document: Document | None, path: str | None = None) -> tuple[str, ...]:
-    """(code, path, tool, pointer, content hash): the identity of a finding."""
+def finding_key(
+    diagnostic: Diagnostic, document: Document | None, path: str | None = None, content: str | None = None
+) -> tuple[str, ...]:
+    """(code, path, tool, pointer, content hash): the identity of a finding (`content`: the hash, when known)."""
     return (
         diagnostic.code,
         path if path is not None else diagnostic.path,
         diagnostic.tool or "",
         diagnostic.pointer,
-        content_hash(document, diagnostic.pointer),
+        content if content is not None else content_hash(document, diagnostic.pointer),
     )
 
 
 def fingerprint(diagnostic: Diagnostic, document: Document | None) -> str:
     """A hex digest of `finding_key`, stable across line shifts."""
-    return hashlib.sha256("\0".join(finding_key(diagnostic, document)).encode("utf-8")).hexdigest()[:32]
+    return _digest(finding_key(diagnostic, document))
+
+
+def fingerprints(diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document]) -> list[str]:
+    """`fingerprint` of each diagnostic; the content at each (file, pointer) is hashed once, since
+    several findings often point at one place."""
+    hashes: dict[tuple[str, str], str] = {}
+    found = []
+    for d in diagnostics:
+        place = (d.path, d.pointer)
+        if place not in hashes:
+            hashes[place] = content_hash(documents.get(d.path), d.pointer)
+        found.append(_digest(finding_key(d, None, content=hashes[place])))
+    return found
+
+
+def _digest(key: Sequence[str]) -> str:
+    return hashlib.sha256("\0".join(key).encode("utf-8")).hexdigest()[:32]

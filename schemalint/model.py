@@ -121,7 +121,7 @@ def resolve_pointer(document: JSON, pointer: str) -> JSON:
     """The value at `pointer`; raises KeyError when it does not exist."""
     node = document
     for token in split_pointer(pointer):
-        if isinstance(node, Mapping):
+        if is_mapping(node):
             node = node[token]
         elif isinstance(node, list):
             if not token.isdigit() or int(token) >= len(node):

@@ -110,6 +110,25 @@ def test_sarif_fingerprints_survive_line_shifts_and_change_with_content(project:
     assert after[filters] != before[filters]
 
 
+def test_fingerprints_of_many_findings_are_each_ones_fingerprint() -> None:
+    from schemalint.fingerprints import fingerprint, fingerprints
+    from schemalint.loaders.jsonyaml import load_json
+
+    document = load_json(json.dumps([TOOL]), "orders.json")
+    other = load_json(json.dumps([TOOL, TOOL]), "other.json")
+    pointers = ["/0/function/parameters", "/0/function/parameters", "/0/function/name", "/1/function", "/9"]
+    diagnostics = [
+        Diagnostic(code, "slug", Severity.WARNING, "m", path, Span(1, 1, 1, 2), pointer, tool)
+        for code, tool in (("SL303", "search_orders"), ("SL204", None))
+        for path in ("orders.json", "other.json", "missing.json")
+        for pointer in pointers
+    ]
+    documents = {"orders.json": document, "other.json": other}
+    expected = [fingerprint(d, documents.get(d.path)) for d in diagnostics]
+    assert fingerprints(diagnostics, documents) == expected
+    assert len(set(expected)) == len(expected) - 2 * 3  # only the repeated pointer repeats
+
+
 def test_github_commands_follow_the_documented_syntax(project: Path) -> None:
     code, out = check("--output-format", "github")
     assert code == 1

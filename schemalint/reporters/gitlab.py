@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from schemalint.diagnostics import Diagnostic
-from schemalint.fingerprints import fingerprint
+from schemalint.fingerprints import fingerprints
 from schemalint.loaders import Document
 from schemalint.model import Severity
 from schemalint.reporters._json_text import dumps_indented
@@ -23,8 +23,7 @@ _SEVERITIES = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO
 def render(diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document], color: bool = False) -> str:
     issues: list[dict[str, Any]] = []
     seen: Counter[str] = Counter()
-    for d in diagnostics:
-        base = fingerprint(d, documents.get(d.path))
+    for d, base in zip(diagnostics, fingerprints(diagnostics, documents), strict=True):
         seen[base] += 1
         # GitLab drops issues that share a fingerprint: number the repeats of one identity
         unique = base if seen[base] == 1 else f"{base}-{seen[base]}"

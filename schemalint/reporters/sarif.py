@@ -14,7 +14,7 @@ from urllib.parse import quote
 
 from schemalint import __version__
 from schemalint.diagnostics import Diagnostic
-from schemalint.fingerprints import fingerprint
+from schemalint.fingerprints import fingerprints
 from schemalint.loaders import Document
 from schemalint.model import Severity
 from schemalint.reporters._json_text import dumps_indented
@@ -54,7 +54,7 @@ def _artifact_location(path: str) -> dict[str, Any]:
 
 
 def _result(
-    diagnostic: Diagnostic, rule_index: int, document: Document | None, artifact_location: dict[str, Any]
+    diagnostic: Diagnostic, rule_index: int, fingerprint: str, artifact_location: dict[str, Any]
 ) -> dict[str, Any]:
     span = diagnostic.span
     location: dict[str, Any] = {
@@ -78,7 +78,7 @@ def _result(
         "level": _LEVELS[diagnostic.severity],
         "message": {"text": diagnostic.message},
         "locations": [location],
-        "partialFingerprints": {FINGERPRINT_KEY: fingerprint(diagnostic, document)},
+        "partialFingerprints": {FINGERPRINT_KEY: fingerprint},
         "properties": {"pointer": diagnostic.pointer, "tool": diagnostic.tool, "slug": diagnostic.slug},
     }
     return result
@@ -100,7 +100,10 @@ def render(diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document],
         },
         "originalUriBaseIds": {SRCROOT: {"uri": Path.cwd().resolve().as_uri() + "/"}},
         "columnKind": "unicodeCodePoints",
-        "results": [_result(d, index[d.code], documents.get(d.path), artifact_locations[d.path]) for d in diagnostics],
+        "results": [
+            _result(d, index[d.code], fingerprint, artifact_locations[d.path])
+            for d, fingerprint in zip(diagnostics, fingerprints(diagnostics, documents), strict=True)
+        ],
     }
     log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
     return dumps_indented(log) + "\n"
