@@ -1,12 +1,11 @@
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Iterable
 
 from schemalint.diagnostics import Finding
 from schemalint.model import Severity, Tool
-from schemalint.rules.base import LintContext, ToolRule
+from schemalint.rules.base import LintContext, ToolRule, rule_options
 from schemalint.text import merged, split_name, words_in
 
 GENERIC_WORDS = tuple(
@@ -19,7 +18,7 @@ GENERIC_WORDS = tuple(
 )
 
 
-@dataclass(frozen=True)
+@rule_options
 class Options:
     generic_words: tuple[str, ...] = GENERIC_WORDS
     """Words that say nothing about what a tool does (replaces the default list)."""

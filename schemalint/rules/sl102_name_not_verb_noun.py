@@ -1,19 +1,18 @@
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Iterable
 
 from schemalint.diagnostics import Finding
 from schemalint.model import Severity, Tool
-from schemalint.rules.base import LintContext, ToolRule
+from schemalint.rules.base import LintContext, ToolRule, rule_options
 from schemalint.rules.sl101_generic_tool_name import GENERIC_WORDS
 from schemalint.text import ALL_VERBS, is_verb_like, merged, split_name, words_in
 
 _GENERIC_WORDS = frozenset(GENERIC_WORDS)
 
 
-@dataclass(frozen=True)
+@rule_options
 class Options:
     extend_verbs: tuple[str, ...] = ()
     """Extra words to accept as verbs (domain verbs such as `geocode`, `rebook`)."""

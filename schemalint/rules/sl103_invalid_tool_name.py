@@ -1,15 +1,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from schemalint.diagnostics import Finding, Fix, PatchOperation
 from schemalint.model import Severity, Tool
 from schemalint.rules._provider_support import name_finding
-from schemalint.rules.base import LintContext, ToolRule
+from schemalint.rules.base import LintContext, ToolRule, rule_options
 
 
-@dataclass(frozen=True)
+@rule_options
 class Options:
     pass
 

@@ -1,12 +1,11 @@
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Iterable
 
 from schemalint.diagnostics import Finding
 from schemalint.model import JSON, SchemaNode, Severity
-from schemalint.rules.base import LintContext, NodeRule, Nodes
+from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options
 from schemalint.text import description_of, merged, sibling_names, split_name, text_units, words_in
 
 VAGUE_WORDS = tuple(
@@ -46,7 +45,7 @@ def _is_documented(schema: JSON) -> bool:
     return isinstance(schema, dict) and isinstance(schema.get("properties"), dict) and bool(schema["properties"])
 
 
-@dataclass(frozen=True)
+@rule_options
 class Options:
     vague_words: tuple[str, ...] = VAGUE_WORDS
     """Words that say nothing about what a parameter holds (replaces the default list)."""

@@ -1,15 +1,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from schemalint.diagnostics import Finding
 from schemalint.model import SchemaNode, Severity
 from schemalint.rules._provider_support import name_finding
-from schemalint.rules.base import LintContext, NodeRule, Nodes
+from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options
 
 
-@dataclass(frozen=True)
+@rule_options
 class Options:
     pass
 

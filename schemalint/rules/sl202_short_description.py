@@ -1,15 +1,14 @@
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterable
 
 from schemalint.diagnostics import Finding
 from schemalint.model import Severity, Tool
-from schemalint.rules.base import LintContext, ToolRule
+from schemalint.rules.base import LintContext, ToolRule, rule_options
 from schemalint.text import analysed, text_units
 
 
-@dataclass(frozen=True)
+@rule_options
 class Options:
     min_words: int = 6
     """Shortest acceptable description, in words (two CJK characters count as one word)."""

@@ -1,15 +1,14 @@
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterable
 
 from schemalint.diagnostics import Finding
 from schemalint.model import Severity, Tool, ToolSet
-from schemalint.rules.base import LintContext, ToolSetRule
+from schemalint.rules.base import LintContext, ToolSetRule, rule_options
 from schemalint.text import analysed, has_boundary_text
 
 
-@dataclass(frozen=True)
+@rule_options
 class Options:
     min_tools: int = 2
     """Only check sets with at least this many tools (a lone tool has no sibling to be confused with)."""

@@ -1,18 +1,17 @@
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Iterable
 
 from schemalint.diagnostics import Finding
 from schemalint.model import JSON, SchemaNode, Severity, schema_types
-from schemalint.rules.base import LintContext, NodeRule, Nodes
+from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options
 from schemalint.text import description_of, is_constrained_string, merged, property_schema, split_name, text_gives_example_or_format
 
 IDENTIFIER_WORDS = tuple("id ids sku skus uuid uuids guid guids isbn iban ean upc".split())
 
 
-@dataclass(frozen=True)
+@rule_options
 class Options:
     extend_identifier_words: tuple[str, ...] = ()
     """Extra final name words that mark an identifier (e.g. `ticket`, `pnr`)."""

@@ -1,17 +1,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from schemalint.diagnostics import Finding
 from schemalint.model import Severity, Tool
 from schemalint.providers import BASE_TARGET, label, limit
 from schemalint.rules._provider_support import base_targets
-from schemalint.rules.base import LintContext, ToolRule
+from schemalint.rules.base import LintContext, ToolRule, rule_options
 from schemalint.targets import finding_severity
 
 
-@dataclass(frozen=True)
+@rule_options
 class Options:
     max_length: int | None = None
     """Your own budget for a tool description, in characters; None: only the targets' limits."""

@@ -1,14 +1,13 @@
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterable
 
 from schemalint.diagnostics import Finding
 from schemalint.model import SchemaNode, Severity
-from schemalint.rules.base import LintContext, NodeRule
+from schemalint.rules.base import LintContext, NodeRule, rule_options
 
 
-@dataclass(frozen=True)
+@rule_options
 class Options:
     max_depth: int = 2
     """How many object/array levels below the parameters object are allowed."""

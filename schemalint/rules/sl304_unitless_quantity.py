@@ -1,14 +1,13 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Iterable
 
 from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import SchemaNode, Severity, schema_types
-from schemalint.rules.base import LintContext, NodeRule, Nodes
+from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options
 from schemalint.text import description_of, merged, name_has_unit, property_schema, sibling_names, split_name, text_mentions_unit
 
 QUANTITY_WORDS = tuple(
@@ -58,7 +57,7 @@ _SUGGESTED_UNIT = {
 }
 
 
-@dataclass(frozen=True)
+@rule_options
 class Options:
     quantity_words: tuple[str, ...] = QUANTITY_WORDS
     """Name words that mark a measured quantity (replaces the default list)."""

@@ -1,12 +1,11 @@
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Iterable
 
 from schemalint.diagnostics import Finding
 from schemalint.model import SchemaNode, Severity, schema_types
-from schemalint.rules.base import LintContext, NodeRule, Nodes
+from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options
 from schemalint.text import is_constrained_string, merged, property_schema, split_name
 
 ENUM_WORDS = tuple(
@@ -17,7 +16,7 @@ ENUM_WORDS = tuple(
 )
 
 
-@dataclass(frozen=True)
+@rule_options
 class Options:
     enum_words: tuple[str, ...] = ENUM_WORDS
     """Final name words that usually name a closed set of values (replaces the default list)."""

@@ -1,13 +1,12 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Iterable
 
 from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import SchemaNode, Severity, schema_types
-from schemalint.rules.base import LintContext, NodeRule, Nodes
+from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options
 from schemalint.text import description_of, property_schema, split_name
 
 #: Names of a parameter that sets how many results come back.
@@ -29,7 +28,7 @@ _STATED_MAXIMUM = LazyPattern(
 )
 
 
-@dataclass(frozen=True)
+@rule_options
 class Options:
     extend_count_names: tuple[str, ...] = ()
     """Extra parameter names (snake_case) that set a result count."""

@@ -1,14 +1,13 @@
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterable
 
 from schemalint.diagnostics import Finding
 from schemalint.model import Severity, Tool, join_pointer
-from schemalint.rules.base import LintContext, ToolRule
+from schemalint.rules.base import LintContext, ToolRule, rule_options
 
 
-@dataclass(frozen=True)
+@rule_options
 class Options:
     max_parameters: int = 10
     """How many top-level parameters a tool may take."""

@@ -2,18 +2,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from schemalint.diagnostics import Finding, Fix, PatchOperation
 from schemalint.model import JSON, SchemaNode, Severity, is_mapping, join_pointer, schema_types
 from schemalint.providers import OPENAI_STRICT, label
-from schemalint.rules.base import LintContext, NodeRule, Nodes
+from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options
 from schemalint.schema_facts import is_nullable
 from schemalint.targets import finding_severity
 
 
-@dataclass(frozen=True)
+@rule_options
 class Options:
     pass
 

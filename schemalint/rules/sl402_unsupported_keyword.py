@@ -2,7 +2,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -10,12 +9,12 @@ from schemalint.diagnostics import Finding
 from schemalint.model import SchemaNode, Severity, is_mapping, join_pointer, schema_types
 from schemalint.providers import GEMINI, GEMINI_REPLACEMENTS, Kind, Row, When, label, rows_for
 from schemalint.rules._provider_support import ordered_targets
-from schemalint.rules.base import LintContext, NodeRule, Nodes
+from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options
 from schemalint.schema_facts import has_typed_items, is_local_definition_ref, recursive_refs, regex_is_complex
 from schemalint.targets import finding_severity, is_forwarded
 
 
-@dataclass(frozen=True)
+@rule_options
 class Options:
     pass
 

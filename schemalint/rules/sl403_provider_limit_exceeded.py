@@ -1,13 +1,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from schemalint.diagnostics import Finding
 from schemalint.model import Severity, Tool, ToolSet, is_mapping
 from schemalint.providers import ANTHROPIC_STRICT, BASE_TARGET, OPENAI_STRICT, TARGETS, Limit, label, limit
-from schemalint.rules.base import LintContext, ToolSetRule
+from schemalint.rules.base import LintContext, ToolSetRule, rule_options
 from schemalint.schema_facts import inline_objects, is_union, schema_parts
 from schemalint.targets import finding_severity
 
@@ -15,7 +14,7 @@ from schemalint.targets import finding_severity
 LARGE_ENUM_SIZE = 250
 
 
-@dataclass(frozen=True)
+@rule_options
 class Options:
     pass
 

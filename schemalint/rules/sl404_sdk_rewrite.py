@@ -1,12 +1,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from schemalint.diagnostics import Finding
 from schemalint.model import Severity, Tool
 from schemalint.providers import label
-from schemalint.rules.base import LintContext, ToolRule
+from schemalint.rules.base import LintContext, ToolRule, rule_options
 from schemalint.sdk_rewrites import SDK_MODELS, Change, outcome
 
 _SDK_NAMES = frozenset(model.name for model in SDK_MODELS)
@@ -14,7 +13,7 @@ _SDK_NAMES = frozenset(model.name for model in SDK_MODELS)
 SHOWN_CHANGES = 4
 
 
-@dataclass(frozen=True)
+@rule_options
 class Options:
     report_lossless: bool = False
     """Also report rewrites that lose nothing (a `title` dropped, `additionalProperties: false` added)."""

@@ -1,14 +1,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from schemalint.diagnostics import Finding
 from schemalint.model import Severity, ToolSet
-from schemalint.rules.base import LintContext, ToolSetRule
+from schemalint.rules.base import LintContext, ToolSetRule, rule_options
 
 
-@dataclass(frozen=True)
+@rule_options
 class Options:
     max_tools: int = 30
     """How many tools one set may expose to the model at once."""

@@ -1,14 +1,13 @@
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterable
 
 from schemalint.diagnostics import Finding
 from schemalint.model import Severity, Tool, ToolSet
-from schemalint.rules.base import LintContext, ToolSetRule
+from schemalint.rules.base import LintContext, ToolSetRule, rule_options
 
 
-@dataclass(frozen=True)
+@rule_options
 class Options:
     threshold: float = 0.5
     """Report pairs whose final score (0..1) is at least this; 0 reports every pair with its score."""

@@ -1,15 +1,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from schemalint.diagnostics import Finding
 from schemalint.model import Severity, ToolSet
-from schemalint.rules.base import LintContext, ToolSetRule
+from schemalint.rules.base import LintContext, ToolSetRule, rule_options
 from schemalint.token_estimate import estimate_tool_tokens
 
 
-@dataclass(frozen=True)
+@rule_options
 class Options:
     max_tokens: int = 10000
     """Estimated tokens the whole set's definitions may take."""

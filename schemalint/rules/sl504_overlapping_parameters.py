@@ -1,14 +1,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from schemalint.diagnostics import Finding
 from schemalint.model import Severity, Tool, ToolSet
-from schemalint.rules.base import LintContext, ToolSetRule
+from schemalint.rules.base import LintContext, ToolSetRule, rule_options
 
 
-@dataclass(frozen=True)
+@rule_options
 class Options:
     min_parameter_overlap: float = 0.8
     """Jaccard overlap of the two tools' parameter names (0..1) from which they count as the same."""

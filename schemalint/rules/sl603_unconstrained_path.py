@@ -1,14 +1,13 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Iterable
 
 from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import SchemaNode, Severity, schema_types
-from schemalint.rules.base import LintContext, NodeRule, Nodes
+from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options
 from schemalint.text import description_of, is_constrained_string, merged, property_schema, sibling_names, split_name
 
 PATH_WORDS = tuple("path paths file files filename filenames filepath filepaths dir dirs directory folder url urls uri uris".split())
@@ -38,7 +37,7 @@ def _inside_remote_container(node: SchemaNode) -> bool:
     return any(set(split_name(name)) & _CONTAINER_SIBLINGS for name in names)
 
 
-@dataclass(frozen=True)
+@rule_options
 class Options:
     extend_path_words: tuple[str, ...] = ()
     """Extra final name words that mark a path or URL parameter."""
