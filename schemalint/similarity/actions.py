@@ -13,6 +13,8 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
+from schemalint.lazy_pattern import LazyPattern
+
 
 def _words(text: str) -> tuple[str, ...]:
     return tuple(text.split())
@@ -121,8 +123,8 @@ _EN_INDEX = {verb: kind for kind, verbs in _EN_VERBS.items() for verb in verbs}
 VERBS = frozenset(_EN_INDEX)
 #: longest first, so 取消订阅 wins over 取消 and 订阅
 _ZH_ORDERED = sorted(((verb, kind) for kind, verbs in _ZH_VERBS.items() for verb in verbs), key=lambda p: -len(p[0]))
-_ZH_NEGATED = re.compile(r"(取消|解除)([\u4e00-\u9fff]{2})")
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_ZH_NEGATED = LazyPattern(r"(取消|解除)([\u4e00-\u9fff]{2})", needs_non_ascii=True)
+_CJK = LazyPattern(r"[\u3400-\u9fff\uf900-\ufaff]", needs_non_ascii=True)
 
 
 _CLAUSE_END = re.compile(r"[.;。；!?！？\n]")

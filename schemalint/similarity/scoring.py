@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
+from schemalint.lazy_pattern import LazyPattern
 from schemalint.similarity.actions import Action, action_affinity, identifier_words, tool_action
 from schemalint.similarity.overlap import parameter_names
 
@@ -39,7 +40,7 @@ PARAMETER_BONUS = 0.1
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。；;！？])\s*")
 _IDENTIFIER = re.compile(r"[\w\-]+(?:\.[\w\-]+)*")
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_CJK = LazyPattern(r"[\u3400-\u9fff\uf900-\ufaff]", needs_non_ascii=True)
 _EXCLUSION = re.compile(
     r"\b(do not use|don't use|never use|not for|not to be used|use only|only use|only for|instead use|"
     r"use \w+ instead|instead\b)|不用于|不要用|请勿|只用于|仅用于|仅限|请使用|请用|改用",
