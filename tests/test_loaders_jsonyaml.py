@@ -329,6 +329,14 @@ def assert_offsets_cover_every_value(data: object, text: str) -> None:
         pending += list(child_pointers(pointer, value))
 
 
+def test_json_offsets_stay_right_when_the_recent_pointers_are_forgotten(monkeypatch):
+    import schemalint.loaders.jsonyaml as module
+
+    monkeypatch.setattr(module, "_RECENT_POINTERS", 2)
+    data = {"tools": [{"name": f"t{i}", "parameters": {"properties": {"a": {"type": "string"}}}} for i in range(5)]}
+    assert_offsets_cover_every_value(data, json.dumps(data, indent=2))
+
+
 def test_json_offsets_refuse_non_canonical_array_indexes():
     offsets = JsonOffsets("[[10, 11]]")
     assert offsets.find("/0/1") is not None

@@ -344,6 +344,10 @@ class _Members:
         return offsets[at], offsets[at + 1], offsets[at + 2], offsets[at + 3]
 
 
+#: how many looked-up pointers a JsonOffsets keeps (see JsonOffsets.find)
+_RECENT_POINTERS = 1024
+
+
 class JsonOffsets:
     """Where each value of a valid JSON text is, found on demand along the pointer asked for.
 
@@ -361,13 +365,18 @@ class JsonOffsets:
         self._skip_value = json.JSONDecoder(object_hook=len).scan_once  # type: ignore[attr-defined]
         self._members: dict[int, _Members | None] = {}  # by the container's start offset
         start = _JSON_SPACE.match(text).end()  # type: ignore[union-attr]
-        #: every pointer looked up so far (and its ancestors): findings share their tool's prefixes
-        self._found: dict[str, OffsetSpan | None] = {"": (-1, -1, start, len(text.rstrip(" \t\n\r")))}
+        self._root: OffsetSpan = (-1, -1, start, len(text.rstrip(" \t\n\r")))
+        #: the pointers looked up lately, and their ancestors: findings come tool by tool and share
+        #: their tool's prefixes. Bounded: keeping every pointer of a 10,000-tool file costs 16 MB.
+        self._found: dict[str, OffsetSpan | None] = {"": self._root}
 
     def find(self, pointer: str) -> OffsetSpan | None:
         found = self._found
         if pointer in found:
             return found[pointer]
+        if len(found) > _RECENT_POINTERS:
+            found.clear()
+            found[""] = self._root
         # climb to the nearest ancestor already found, then go down one member at a time
         tokens: list[str] = []
         known = pointer
