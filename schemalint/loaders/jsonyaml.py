@@ -35,6 +35,7 @@ from itertools import accumulate, repeat
 from json.decoder import scanstring  # type: ignore[attr-defined]  # the C string scanner
 from typing import Any
 
+from schemalint.lazy_pattern import LazyPattern
 from schemalint.loaders import Document, LoadError
 from schemalint.model import JSON, Span, escape_pointer_token, unescape_pointer_token
 
@@ -487,13 +488,14 @@ def _one_line(message: str) -> str:
 
 _CORE = "tag:yaml.org,2002:"
 _SCALAR_TAGS = {f"{_CORE}{name}" for name in ("str", "null", "bool", "int", "float")}
-_NULL = re.compile(r"(?:~|null|Null|NULL|)\Z")
+#: compiled when a YAML file first needs them, not by every JSON run
+_NULL = LazyPattern(r"(?:~|null|Null|NULL|)\Z")
 _BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
-_INT = re.compile(r"[-+]?[0-9]+\Z")
-_INT_OCTAL = re.compile(r"0o[0-7]+\Z")
-_INT_HEX = re.compile(r"0x[0-9a-fA-F]+\Z")
-_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
-_FLOAT_SPECIAL = re.compile(r"[-+]?\.(?:inf|Inf|INF)\Z|\.(?:nan|NaN|NAN)\Z")
+_INT = re.compile(r"[-+]?[0-9]+\Z")  # also read by the JSON number checks
+_INT_OCTAL = LazyPattern(r"0o[0-7]+\Z")
+_INT_HEX = LazyPattern(r"0x[0-9a-fA-F]+\Z")
+_FLOAT = LazyPattern(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
+_FLOAT_SPECIAL = LazyPattern(r"[-+]?\.(?:inf|Inf|INF)\Z|\.(?:nan|NaN|NAN)\Z")
 
 
 def _core_scalar(text: str) -> JSON:
@@ -789,7 +791,7 @@ class _NotSureToMatch(Exception):
 #: what libyaml (YAML 1.1) reads differently from ruamel.yaml: tabs as separators, NEL/LS/PS as line
 #: breaks, a block scalar header with a comment not after a space (`|#`), a block scalar's leading
 #: whitespace-only line indented less than its text
-_LIBYAML_DIFFERS = re.compile(r"[\t\x85\u2028\u2029]|[|>][-+0-9]*(?:#|[ ]*(?:#[^\n]*)?\r?\n[ ]+\r?\n)")
+_LIBYAML_DIFFERS = LazyPattern(r"[\t\x85\u2028\u2029]|[|>][-+0-9]*(?:#|[ ]*(?:#[^\n]*)?\r?\n[ ]+\r?\n)")
 
 
 def _libyaml_events(text: str) -> Iterator[Any]:
