@@ -31,6 +31,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -317,8 +318,8 @@ def small_sets(repeat: int) -> None:
         matrix = rng.normal(size=(count, 256)).astype(np.float32)
         matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
         rows = matrix.tolist()
-        python = seconds(lambda rows=rows: candidate_pairs(rows, 0.38, 5))
-        vectorised = seconds(lambda matrix=matrix: candidate_pairs(matrix, 0.38, 5))
+        python = seconds(partial(candidate_pairs, rows, 0.38, 5))
+        vectorised = seconds(partial(candidate_pairs, matrix, 0.38, 5))
         print(f"{count:5}  {python * 1000:14.1f}  {vectorised * 1000:13.1f}")
 
 
