@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from schemalint.diagnostics import Diagnostic
-from schemalint.fingerprints import finding_key
+from schemalint.fingerprints import content_hashes, finding_key
 from schemalint.loaders import Document
 
 FORMAT_KEY = "schemalint-baseline"
@@ -51,7 +51,11 @@ def _relative(path: str, base: Path) -> str:
 def _keys(
     diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document], base: Path
 ) -> list[tuple[Key, Diagnostic]]:
-    return [(finding_key(d, documents.get(d.path), _relative(d.path, base)), d) for d in diagnostics]
+    relative = {path: _relative(path, base) for path in {d.path for d in diagnostics}}  # one resolve per file
+    contents = content_hashes(diagnostics, documents)
+    return [
+        (finding_key(d, None, relative[d.path], content), d) for d, content in zip(diagnostics, contents, strict=True)
+    ]
 
 
 @dataclass

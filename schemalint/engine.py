@@ -397,7 +397,7 @@ def run_rules(
     by_path = {s.path: s for s in sources}
     groups = [(toolset, members, _set_context(toolset, by_path)) for toolset, members in group_toolsets(sources)]
     for source in sources:
-        rules_for(source.config)
+        rules_for(source.config)  # every rule set exists before a fork, so split workers share them
     split = _SplitToolRules(groups, by_path, rules_for, jobs) if jobs > 1 and cache is None else None
     for index, (toolset, members, context) in enumerate(groups):
         if split is not None and split.has(index):

@@ -79,17 +79,23 @@ def fingerprint(diagnostic: Diagnostic, document: Document | None) -> str:
     return _digest(finding_key(diagnostic, document))
 
 
-def fingerprints(diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document]) -> list[str]:
-    """`fingerprint` of each diagnostic; the content at each (file, pointer) is hashed once, since
-    several findings often point at one place."""
+def content_hashes(diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document]) -> list[str]:
+    """`content_hash` at each diagnostic; each (file, pointer) is hashed once, since several findings
+    often point at one place."""
     hashes: dict[tuple[str, str], str] = {}
-    found = []
     for d in diagnostics:
         place = (d.path, d.pointer)
         if place not in hashes:
             hashes[place] = content_hash(documents.get(d.path), d.pointer)
-        found.append(_digest(finding_key(d, None, content=hashes[place])))
-    return found
+    return [hashes[(d.path, d.pointer)] for d in diagnostics]
+
+
+def fingerprints(diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document]) -> list[str]:
+    """`fingerprint` of each diagnostic."""
+    return [
+        _digest(finding_key(d, None, content=content))
+        for d, content in zip(diagnostics, content_hashes(diagnostics, documents), strict=True)
+    ]
 
 
 def _digest(key: Sequence[str]) -> str:

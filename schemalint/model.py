@@ -251,7 +251,7 @@ def _single_type(name: str) -> frozenset[str]:
 
 def is_object_schema(schema: JSON) -> bool:
     return is_mapping(schema) and (
-        "object" in schema_types(schema) or ("type" not in schema and isinstance(schema.get("properties"), Mapping))
+        "object" in schema_types(schema) or ("type" not in schema and is_mapping(schema.get("properties")))
     )
 
 

@@ -155,6 +155,6 @@ def walk_values(root: JSON) -> Iterator[Mapping[str, Any]]:
         item = stack.pop()
         if is_mapping(item):
             yield item
-            stack.extend(v for v in item.values() if isinstance(v, (Mapping, list)))
+            stack.extend(v for v in item.values() if isinstance(v, (dict, list, Mapping)))
         elif isinstance(item, list):
-            stack.extend(v for v in item if isinstance(v, (Mapping, list)))
+            stack.extend(v for v in item if isinstance(v, (dict, list, Mapping)))

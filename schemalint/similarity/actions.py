@@ -124,7 +124,7 @@ VERBS = frozenset(_EN_INDEX)
 #: longest first, so 取消订阅 wins over 取消 and 订阅
 _ZH_ORDERED = sorted(((verb, kind) for kind, verbs in _ZH_VERBS.items() for verb in verbs), key=lambda p: -len(p[0]))
 _ZH_NEGATED = LazyPattern(r"(取消|解除)([\u4e00-\u9fff]{2})", needs_non_ascii=True)
-_CJK = LazyPattern(r"[\u3400-\u9fff\uf900-\ufaff]", needs_non_ascii=True)
+CJK = LazyPattern(r"[\u3400-\u9fff\uf900-\ufaff]", needs_non_ascii=True)
 
 
 _CLAUSE_END = re.compile(r"[.;。；!?！？\n]")
@@ -206,7 +206,7 @@ def tool_action(name: str, description: str) -> Action:
     name_words = identifier_words(name)
     name_verbs = [w for w in name_words if w in _EN_INDEX]
     clause = _first_clause(description)
-    if _CJK.search(clause):
+    if CJK.search(clause):
         found = _zh_verbs(clause)
         described = [verb for _, verb, _ in found]
         kinds = {verb: kind for _, verb, kind in found}

@@ -71,7 +71,7 @@ def file_sha256(path: Path, memo_folder: Path | None = None) -> str:
     """sha256 of a file, memoised per (path, size, mtime) within the process and, with `memo_folder`,
     across runs in a small file there: hashing a 90 MB model costs a warm run more than the rest of
     SL502 does. A memo that cannot be read or written is ignored."""
-    import hashlib
+    from schemalint.similarity.cache import sha256
 
     stat = path.stat()
     memo_key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
@@ -79,12 +79,14 @@ def file_sha256(path: Path, memo_folder: Path | None = None) -> str:
         return _digest_memo[memo_key]
     memo_file = None
     if memo_folder is not None:
-        memo_file = memo_folder / hashlib.sha256("\0".join(map(str, memo_key)).encode("utf-8")).hexdigest()[:32]
+        memo_file = memo_folder / sha256("\0".join(map(str, memo_key)).encode("utf-8")).hexdigest()[:32]
         with contextlib.suppress(OSError, UnicodeDecodeError):
             remembered = memo_file.read_text(encoding="ascii").strip()
             if len(remembered) == 64 and all(c in "0123456789abcdef" for c in remembered):
                 _digest_memo[memo_key] = remembered
                 return remembered
+    import hashlib  # the weights themselves: OpenSSL's sha256 is the fastest for 90 MB
+
     digest = hashlib.sha256()
     with path.open("rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
@@ -98,20 +100,11 @@ def file_sha256(path: Path, memo_folder: Path | None = None) -> str:
 
 def _write_atomically(path: Path, text: str) -> None:
     """Write a memo file in a folder of the vector cache (which gets its `.gitignore` first)."""
-    import tempfile
-
-    from schemalint.similarity.cache import ensure_cache_dir
+    from schemalint.similarity.cache import ensure_cache_dir, replace_file
 
     ensure_cache_dir(path.parent.parent)
     path.parent.mkdir(exist_ok=True)
-    handle, temp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="ascii") as out:
-            out.write(text)
-        os.replace(temp, path)
-    finally:
-        if os.path.exists(temp):
-            os.unlink(temp)
+    replace_file(path, text.encode("ascii"))
 
 
 def _normalise_rows(matrix: np.ndarray) -> np.ndarray:

@@ -84,6 +84,21 @@ def float32_bytes(vectors: Vectors) -> bytes:
     return np.ascontiguousarray(vectors, dtype="<f4").tobytes()
 
 
+def replace_file(path: Path, *chunks: bytes) -> None:
+    """Write `path` as a temp file in its folder, then rename it: a crash never leaves a torn file."""
+    import tempfile
+
+    handle, temp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            for chunk in chunks:
+                out.write(chunk)
+        os.replace(temp, path)
+    finally:
+        if os.path.exists(temp):
+            os.unlink(temp)
+
+
 class VectorCache:
     def __init__(self, cache_dir: Path | None, model_key: str) -> None:
         self.cache_dir = cache_dir
@@ -133,23 +148,12 @@ class VectorCache:
             return
 
     def _write_shard(self, keys: list[bytes], data: bytes) -> Path:
-        """Write a shard under a name derived from its keys: a temp file first, then an atomic rename."""
-        import tempfile
-
+        """Write a shard under a name derived from its keys."""
         assert self.folder is not None
         key_block = b"".join(keys)
         path = self.folder / (sha256(key_block).hexdigest()[:20] + SHARD_SUFFIX)
         dims = len(data) // (_FLOAT_BYTES * len(keys))
-        handle, temp = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(_HEADER.pack(_MAGIC, _VERSION, dims, len(keys)))
-                out.write(key_block)
-                out.write(data)
-            os.replace(temp, path)
-        finally:
-            if os.path.exists(temp):
-                os.unlink(temp)
+        replace_file(path, _HEADER.pack(_MAGIC, _VERSION, dims, len(keys)), key_block, data)
         return path
 
     def _compact(self, shards: list[Path]) -> None:

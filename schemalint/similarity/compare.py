@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from schemalint.similarity.embed import embed_texts
-from schemalint.similarity.scoring import CALIBRATION, PARAMETER_BONUS, PairScore, score_pair, tool_view
+from schemalint.similarity.scoring import CALIBRATION, PARAMETER_BONUS, PairScore, cross_language, score_pair, tool_view
 
 
 @dataclass
@@ -50,10 +50,11 @@ def similar_pairs(
     names = embeddings.vectors[count:] if mixed else None
     name_cosines: dict[tuple[int, int], float] = {}
     if names is not None:
-        crossing = [p for p in candidate_pairs(names, floor, top_k) if views[p[0]].is_cjk != views[p[1]].is_cjk]
+        crossing = [p for p in candidate_pairs(names, floor, top_k) if cross_language(views[p[0]], views[p[1]])]
         added = [p for p in crossing if p not in candidates]
         candidates.update(zip(added, pair_cosines(full, added), strict=True))
-        name_cosines = dict(zip(candidates, pair_cosines(names, list(candidates)), strict=True))
+        cross = [p for p in candidates if cross_language(views[p[0]], views[p[1]])]  # score_pair reads only these
+        name_cosines = dict(zip(cross, pair_cosines(names, cross), strict=True))
     result = SimilarityResult(backend=embeddings.backend, notice=embeddings.notice)
     for (left, right), cosine in candidates.items():
         name_cosine = name_cosines.get((left, right))

@@ -148,10 +148,11 @@ def _matrix(
     """The float32 matrix of a big set, from the cached rows and the freshly encoded ones."""
     import numpy as np
 
-    dims = fresh.shape[1] if fresh is not None else len(next(iter(cached.values()))) // 4
+    rows = np.frombuffer(b"".join(cached.values()), dtype="<f4").reshape(len(cached), -1) if cached else None
+    dims = fresh.shape[1] if fresh is not None else rows.shape[1]  # type: ignore[union-attr]
     vectors = np.zeros((len(keys), dims), dtype=np.float32)
-    if cached:
-        vectors[list(cached)] = np.frombuffer(b"".join(cached.values()), dtype="<f4").reshape(len(cached), dims)
+    if rows is not None:
+        vectors[list(cached)] = rows
     if fresh is not None:
         missing = [i for i in range(len(keys)) if i not in cached]
         vectors[missing] = fresh[[fresh_rows[keys[i]] for i in missing]]

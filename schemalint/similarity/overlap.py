@@ -74,7 +74,7 @@ def _compared_words(left: NameWords, right: NameWords) -> tuple[frozenset[str], 
     return left.words, right.words
 
 
-def _jaccard(left: frozenset[str], right: frozenset[str]) -> float:
+def jaccard(left: frozenset[str], right: frozenset[str]) -> float:
     shared = len(left & right)  # |A | B| = |A| + |B| - |A & B|: one set built, not two
     return shared / (len(left) + len(right) - shared)
 
@@ -84,7 +84,7 @@ def name_similarity(left: str, right: str) -> float:
     left_words, right_words = _compared_words(name_words(left), name_words(right))
     if not left_words or not right_words:
         return 0.0
-    return _jaccard(left_words, right_words)
+    return jaccard(left_words, right_words)
 
 
 def overlapping_parameter_pairs(
@@ -116,11 +116,11 @@ def _compare(
     min_overlap: float,
     min_name_similarity: float,
 ) -> ParameterOverlap | None:
-    overlap = _jaccard(left.parameters, right.parameters)
+    overlap = jaccard(left.parameters, right.parameters)
     if overlap < min_overlap or left.name == right.name:
         return None  # duplicate names are SL104's business
     left_words, right_words = _compared_words(left.name_words, right.name_words)
-    similarity = _jaccard(left_words, right_words) if left_words and right_words else 0.0
+    similarity = jaccard(left_words, right_words) if left_words and right_words else 0.0
     if similarity < min_name_similarity:
         return None
     if opposite_actions(tool_action(left.name, left.description), tool_action(right.name, right.description)):

@@ -23,9 +23,8 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
-from schemalint.lazy_pattern import LazyPattern
-from schemalint.similarity.actions import Action, action_affinity, identifier_words, tool_action
-from schemalint.similarity.overlap import parameter_names
+from schemalint.similarity.actions import CJK, Action, action_affinity, identifier_words, tool_action
+from schemalint.similarity.overlap import jaccard, parameter_names
 
 #: (cosine that maps to 0, cosine that maps to 1) per backend: the median cosine of unrelated pairs
 #: and of paraphrase pairs on the labelled dev pairs, rounded to 0.05 (the models' cosine scales
@@ -40,7 +39,6 @@ PARAMETER_BONUS = 0.1
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。；;！？])\s*")
 _IDENTIFIER = re.compile(r"[\w\-]+(?:\.[\w\-]+)*")
-_CJK = LazyPattern(r"[\u3400-\u9fff\uf900-\ufaff]", needs_non_ascii=True)
 _EXCLUSION = re.compile(
     r"\b(do not use|don't use|never use|not for|not to be used|use only|only use|only for|instead use|"
     r"use \w+ instead|instead\b)|不用于|不要用|请勿|只用于|仅用于|仅限|请使用|请用|改用",
@@ -64,7 +62,7 @@ class ToolView:
         self.has_exclusion = any(excluded for _, excluded in self.sentences)
         #: whether the description is written in Chinese/Japanese (then an English-trained model only
         #: compares it well with other CJK descriptions)
-        self.is_cjk = _CJK.search(description) is not None
+        self.is_cjk = CJK.search(description) is not None
         self._action: Action | None = None
         self._ids: frozenset[str] | None = None
 
@@ -121,8 +119,7 @@ def boundary_factor(a: ToolView, b: ToolView) -> float:
 def parameter_overlap(a: ToolView, b: ToolView) -> float:
     if not a.parameter_names or not b.parameter_names:
         return 0.0
-    shared = len(a.parameter_names & b.parameter_names)
-    return shared / (len(a.parameter_names) + len(b.parameter_names) - shared)
+    return jaccard(a.parameter_names, b.parameter_names)
 
 
 class PairScore(NamedTuple):
