@@ -357,7 +357,9 @@ def validate_limit_overrides(overrides: Any) -> dict[str, dict[str, int]]:
 
 def limit(target: str, name: str, settings: Mapping[str, Any] | None = None) -> Limit | None:
     """The value of limit `name` for `target`, after config overrides; None when the target has none."""
-    overrides = (settings or {}).get("target-limits") or {}
+    overrides = settings.get("target-limits") if settings else None
+    if not overrides:  # the common case, asked for every property name: the table's own limit
+        return _table_limit(target, name)
     for source_target in (target, BASE_TARGET.get(target)):
         table = overrides.get(source_target) if source_target else None
         if isinstance(table, Mapping) and isinstance(table.get(name), int):

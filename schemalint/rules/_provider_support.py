@@ -105,12 +105,11 @@ def name_finding(
     what: str, name: str, tool: Tool, context: LintContext, subject: str, pointer: str, *, allow_dash: bool
 ) -> Finding | None:
     """The SL103/SL107 finding for `name` (a tool name or property key), or None when every target accepts it."""
+    length_limit = f"max-{subject.removeprefix('nested-')}-length"
     violations = [
         v
         for target in base_targets(tool, context)
-        for v in name_violations(
-            name, tool, target, subject, f"max-{subject.removeprefix('nested-')}-length", context.settings
-        )
+        for v in name_violations(name, tool, target, subject, length_limit, context.settings)
     ]
     if not violations:
         return None

@@ -10,6 +10,7 @@ import dataclasses
 import enum
 import inspect
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from schemalint.model import SchemaNode, Severity, Tool, ToolSet, is_mapping
@@ -75,7 +76,14 @@ class LintContext:
         return self._targets.get(id(tool), _NO_TARGETS)
 
     def is_strict(self, tool: Tool) -> bool:
-        return any(t.endswith("-strict") for t in self.targets(tool))
+        """Whether a strict variant (`openai-strict`) is among the tool's targets."""
+        return _has_strict(self.targets(tool))
+
+
+@lru_cache(maxsize=64)
+def _has_strict(targets: frozenset[str]) -> bool:
+    """Cached per set of targets: SL303 asks it for every object schema, and a run has a handful of sets."""
+    return any(t.endswith("-strict") for t in targets)
 
 
 class Rule:

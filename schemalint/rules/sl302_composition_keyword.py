@@ -8,6 +8,7 @@ from schemalint.model import SchemaNode, Severity, is_mapping, join_pointer, nul
 from schemalint.rules.base import LintContext, NodeRule, Nodes
 
 COMPOSITION_KEYWORDS = ("oneOf", "anyOf", "allOf", "not")
+_COMPOSITION = frozenset(COMPOSITION_KEYWORDS)
 
 
 class CompositionKeyword(NodeRule):
@@ -53,7 +54,7 @@ class CompositionKeyword(NodeRule):
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         schema = node.schema
-        if not is_mapping(schema):
+        if not is_mapping(schema) or _COMPOSITION.isdisjoint(schema):
             return
         nullable = nullable_union_branch(schema)
         for keyword in COMPOSITION_KEYWORDS:

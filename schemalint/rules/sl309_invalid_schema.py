@@ -88,7 +88,11 @@ _WELL_FORMED: dict[str, Callable[[Any], bool]] = {
 
 def malformed_keywords(schema: Mapping[str, Any]) -> list[str]:
     """Keywords whose value has the wrong JSON type for the meta-schema (a fast pre-check)."""
-    return [key for key, value in schema.items() if key in _WELL_FORMED and not _WELL_FORMED[key](value)]
+    return [key for key, value in schema.items() if (well_formed := _WELL_FORMED.get(key)) and not well_formed(value)]
+
+
+#: the keywords whose values `_values_match_type` compares with `type`
+_TYPED_VALUES = frozenset(("enum", "default", "examples"))
 
 
 def _matches_type(value: Any, type_name: str) -> bool:
@@ -155,13 +159,17 @@ class InvalidSchema(NodeRule):
         if not is_mapping(schema):
             yield Finding(f"a schema must be an object or a boolean, got {type(schema).__name__}", node.pointer)
             return
-        # the checks of `type` and `required` have nothing to say when the keyword is absent
-        if "type" in schema:
+        # each check runs only when its keywords are there: most schemas are well-formed, and this rule
+        # sees every node
+        raw_type = schema.get("type")
+        if raw_type is not None and not (isinstance(raw_type, str) and raw_type in JSON_SCHEMA_TYPES):
             yield from self._type_names(node, schema)
-        yield from self._meta_schema(node, schema)
+        malformed = malformed_keywords(schema)
+        if malformed:
+            yield from self._meta_schema(node, schema, malformed)
         if "required" in schema:
             yield from self._required(node, schema)
-        if "type" in schema:
+        if "type" in schema and not _TYPED_VALUES.isdisjoint(schema):
             yield from self._values_match_type(node, schema)
 
     def _type_names(self, node: SchemaNode, schema: Mapping[str, Any]) -> Iterable[Finding]:
@@ -185,8 +193,8 @@ class InvalidSchema(NodeRule):
                 data={"type": name},
             )
 
-    def _meta_schema(self, node: SchemaNode, schema: Mapping[str, Any]) -> Iterable[Finding]:
-        bad = [key for key in malformed_keywords(schema) if key != "type"]
+    def _meta_schema(self, node: SchemaNode, schema: Mapping[str, Any], malformed: list[str]) -> Iterable[Finding]:
+        bad = [key for key in malformed if key != "type"]
         if not bad:
             return
         messages = _meta_schema_messages(schema)
