@@ -11,7 +11,7 @@ import enum
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, TypeGuard
+from typing import Any, Final, TypeGuard
 
 JSON = Any  # a value as json.loads returns it
 
@@ -181,7 +181,7 @@ class Tool:
             return iter(())
         walked = self._walked
         if walked is None or walked[0] is not self.parameters or walked[1] != self.parameters_pointer:
-            nodes = tuple(walk_schema(self, self.parameters, self.parameters_pointer))
+            nodes = tuple(_schema_node_list(self, self.parameters, self.parameters_pointer))
             walked = self._walked = (self.parameters, self.parameters_pointer, nodes)
         return iter(walked[2])
 
@@ -198,23 +198,40 @@ class ToolSet:
     tools: list[Tool] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
 class SchemaNode:
     """A sub-schema reached while walking a tool's parameters.
 
     `property_name` is the key under `properties` that led here (None for the root and for
     items/anyOf branches); `depth` counts object/array levels below the parameters object
     (the root is depth 0, a top-level property is depth 1).
+
+    Read-only (`Final`, checked by mypy, not at run time): a walk makes one per sub-schema, and
+    a frozen dataclass's guarded `__init__` cost a 10,000-tool run more than the rest of the walk.
     """
 
-    tool: Tool
-    schema: JSON
-    pointer: str
-    property_name: str | None
-    depth: int
-    parent: SchemaNode | None = None
-    #: how this node was reached from its parent: "properties", "items", "anyOf", ...
-    via: str | None = None
+    __slots__ = ("depth", "parent", "pointer", "property_name", "schema", "tool", "via")
+
+    def __init__(
+        self,
+        tool: Tool,
+        schema: JSON,
+        pointer: str,
+        property_name: str | None,
+        depth: int,
+        parent: SchemaNode | None = None,
+        via: str | None = None,
+    ) -> None:
+        self.tool: Final = tool
+        self.schema: Final = schema
+        self.pointer: Final = pointer
+        self.property_name: Final = property_name
+        self.depth: Final = depth
+        self.parent: Final = parent
+        #: how this node was reached from its parent: "properties", "items", "anyOf", ...
+        self.via: Final = via
+
+    def __repr__(self) -> str:
+        return f"SchemaNode({self.tool.display_name!r}, {self.pointer!r})"
 
     @property
     def is_root(self) -> bool:
@@ -256,56 +273,67 @@ def is_object_schema(schema: JSON) -> bool:
 
 
 _CHILD_KEYWORDS = frozenset(SCHEMA_KEYWORDS_MAP + SCHEMA_KEYWORDS_SINGLE + SCHEMA_KEYWORDS_LIST)
+#: the order a node's children are walked in: keyword lists above, map keywords first
+_CHILD_ORDER = {
+    keyword: rank for rank, keyword in enumerate(SCHEMA_KEYWORDS_MAP + SCHEMA_KEYWORDS_SINGLE + SCHEMA_KEYWORDS_LIST)
+}
+#: keywords whose sub-schemas are one object/array level deeper; composition branches stay at the same level
+_NESTING_KEYWORDS = frozenset({"properties", "patternProperties", "items", "additionalItems", "prefixItems"})
+_MAP_KEYWORDS = frozenset(SCHEMA_KEYWORDS_MAP)
+_LIST_KEYWORDS = frozenset(SCHEMA_KEYWORDS_LIST)
 
 
 def walk_schema(tool: Tool, root: JSON, pointer: str) -> Iterator[SchemaNode]:
-    """Depth-first walk over sub-schemas; iterative so that hostile depth cannot overflow the stack."""
-    stack: list[SchemaNode] = [SchemaNode(tool, root, pointer, None, 0)]
+    """Depth-first walk over sub-schemas, outermost first; iterative so that hostile depth cannot
+    overflow the stack. The nodes are made up front (`Tool.schema_nodes` keeps them all anyway)."""
+    return iter(_schema_node_list(tool, root, pointer))
+
+
+def _schema_node_list(tool: Tool, root: JSON, pointer: str) -> list[SchemaNode]:
+    nodes: list[SchemaNode] = []
+    stack = [SchemaNode(tool, root, pointer, None, 0)]
     while stack:
         node = stack.pop()
-        yield node
+        nodes.append(node)
         schema = node.schema
-        if not isinstance(schema, dict) or _CHILD_KEYWORDS.isdisjoint(schema):
+        if not isinstance(schema, dict):
+            continue
+        keywords = _CHILD_KEYWORDS.intersection(schema)
+        if not keywords:
             continue  # a leaf: most nodes are
         children: list[SchemaNode] = []
-        # properties and items add a level of nesting; composition branches stay at the same level
-        for keyword in SCHEMA_KEYWORDS_MAP:
-            value = schema.get(keyword)
+        tuple_items: list[Any] | None = None
+        for keyword in sorted(keywords, key=_CHILD_ORDER.__getitem__) if len(keywords) > 1 else keywords:
+            value = schema[keyword]
+            depth = node.depth + 1 if keyword in _NESTING_KEYWORDS else node.depth
+            prefix = f"{node.pointer}/{keyword}"  # no keyword needs escaping
             if isinstance(value, dict):
-                nested = node.depth + 1 if keyword in ("properties", "patternProperties") else node.depth
-                for key, sub in value.items():
-                    children.append(
-                        SchemaNode(
-                            tool,
-                            sub,
-                            join_pointer(node.pointer, keyword, key),
-                            key if keyword == "properties" else None,
-                            nested,
-                            node,
-                            keyword,
+                if keyword in _MAP_KEYWORDS:
+                    named = keyword == "properties"
+                    for key, sub in value.items():
+                        token = (
+                            key
+                            if isinstance(key, str) and "~" not in key and "/" not in key
+                            else escape_pointer_token(key)
                         )
-                    )
-        for keyword in SCHEMA_KEYWORDS_SINGLE:
-            value = schema.get(keyword)
-            if isinstance(value, dict):
-                nested = node.depth + 1 if keyword in ("items", "additionalItems") else node.depth
-                children.append(
-                    SchemaNode(tool, value, join_pointer(node.pointer, keyword), None, nested, node, keyword)
-                )
-        for keyword in SCHEMA_KEYWORDS_LIST:
-            value = schema.get(keyword)
-            if isinstance(value, list):
-                nested = node.depth + 1 if keyword == "prefixItems" else node.depth
-                for i, sub in enumerate(value):
-                    children.append(
-                        SchemaNode(tool, sub, join_pointer(node.pointer, keyword, i), None, nested, node, keyword)
-                    )
-        if isinstance(schema.get("items"), list):  # draft-04 tuple form
-            for i, sub in enumerate(schema["items"]):
-                children.append(
-                    SchemaNode(tool, sub, join_pointer(node.pointer, "items", i), None, node.depth + 1, node, "items")
-                )
-        stack.extend(reversed(children))
+                        children.append(
+                            SchemaNode(tool, sub, f"{prefix}/{token}", key if named else None, depth, node, keyword)
+                        )
+                elif keyword not in _LIST_KEYWORDS:
+                    children.append(SchemaNode(tool, value, prefix, None, depth, node, keyword))
+            elif isinstance(value, list):
+                if keyword == "items":
+                    tuple_items = value  # draft-04 tuple form: walked after every other keyword
+                elif keyword in _LIST_KEYWORDS:
+                    for i, sub in enumerate(value):
+                        children.append(SchemaNode(tool, sub, f"{prefix}/{i}", None, depth, node, keyword))
+        if tuple_items is not None:
+            prefix, depth = f"{node.pointer}/items", node.depth + 1
+            for i, sub in enumerate(tuple_items):
+                children.append(SchemaNode(tool, sub, f"{prefix}/{i}", None, depth, node, "items"))
+        children.reverse()
+        stack.extend(children)
+    return nodes
 
 
 def nullable_union_branch(schema: JSON) -> tuple[str, JSON] | None:
