@@ -52,16 +52,25 @@ TOP_K = st.none() | st.integers(1, 6)
     floor_on_a_pair=st.none() | st.tuples(st.integers(0, 29), st.integers(0, 29)),
     top_k=TOP_K,
     block_rows=st.sampled_from([1, 4, 7, 1024]),
+    sample_rows=st.sampled_from([1, 3, 1024]),
 )
 def test_both_paths_give_the_same_pairs_and_cosines(
-    vectors: np.ndarray, floor: float, floor_on_a_pair: tuple[int, int] | None, top_k: int | None, block_rows: int
+    vectors: np.ndarray,
+    floor: float,
+    floor_on_a_pair: tuple[int, int] | None,
+    top_k: int | None,
+    block_rows: int,
+    sample_rows: int,
 ) -> None:
     rows = vectors.tolist()
     if floor_on_a_pair is not None:  # the floor exactly at a pair's cosine: float32 rounding must not cut it
         first, second = (index % len(rows) for index in floor_on_a_pair)
         floor = dot(rows[first], rows[second])
     small = candidate_pairs(rows, floor, top_k)
-    with mock.patch.object(pairs_module, "BLOCK_ROWS", block_rows):
+    with (
+        mock.patch.object(pairs_module, "BLOCK_ROWS", block_rows),
+        mock.patch.object(pairs_module, "SAMPLE_ROWS", sample_rows),
+    ):
         big = candidate_pairs(vectors, floor, top_k)
     assert big == small  # same pairs, same float cosines (== on floats: to the bit)
     assert list(small.values()) == pair_cosines(vectors, list(small)) == pair_cosines(rows, list(small))
