@@ -30,9 +30,9 @@ def word_list(text: str) -> tuple[str, ...]:
 # Names
 # --------------------------------------------------------------------------------------------
 
-_SEPARATORS = LazyPattern(r"[\s_\-.:/]+")
 # an acronym (not followed by a lower-case letter), a capitalised or lower-case word, digits,
-# or a run of non-ASCII letters (CJK names)
+# or a run of non-ASCII letters (CJK names). No alternative matches a separator (`_`, `-`, `.`, `:`,
+# `/`, white space) or reads across one, so the words of a whole name are the words of its parts.
 _WORD = LazyPattern(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|[^\W\d_A-Za-z]+")
 
 
@@ -50,7 +50,7 @@ def split_name(name: str | None) -> list[str]:
 @lru_cache(maxsize=8192)
 def _split_name(name: str) -> tuple[str, ...]:
     """Cached: the same tool and property names are split by many rules (and repeat across tools)."""
-    return tuple(word.lower() for part in _SEPARATORS.split(name) for word in _WORD.findall(part))
+    return tuple(word.lower() for word in _WORD.findall(name))
 
 
 def name_style(name: str) -> str | None:
@@ -174,6 +174,18 @@ def _as_set(words: Iterable[str]) -> frozenset[str] | set[str]:
 def is_verb_like(word: str, verbs: Iterable[str] = ALL_VERBS) -> bool:
     """A verb, or a noun made from one: `solver`, `calculator`, `prediction`, `loading`, `analysis`."""
     vocabulary = _as_set(verbs)
+    if isinstance(vocabulary, frozenset):
+        return _is_verb_like_cached(word, vocabulary)
+    return _is_verb_like(word, vocabulary)
+
+
+@lru_cache(maxsize=8192)
+def _is_verb_like_cached(word: str, vocabulary: frozenset[str]) -> bool:
+    """Cached for the rules' own vocabularies (frozensets hash once): the words of names recur."""
+    return _is_verb_like(word, vocabulary)
+
+
+def _is_verb_like(word: str, vocabulary: frozenset[str] | set[str]) -> bool:
     if word in vocabulary or _IRREGULAR_ACTION_NOUNS.get(word) in vocabulary:
         return True
     for suffix, replacement in _AGENT_OR_ACTION_SUFFIXES:
@@ -559,10 +571,15 @@ def poisoning_matches(text: str) -> list[tuple[str, str]]:
     A credentials/dotfile mention preceded by a negation ("cannot read ~/.ssh") is a restriction,
     not an instruction, and is skipped.
     """
+    scan = _scan_for_poisoning_cached if len(text) <= _CACHED_TEXT_CHARS else _scan_for_poisoning
+    return list(scan(text))
+
+
+def _scan_for_poisoning(text: str) -> tuple[tuple[str, str], ...]:
     found: list[tuple[str, str]] = []
     lowered = text.lower()
     if len(lowered) == len(text) and not _ANY_TRIGGER.search(lowered):
-        return found  # no trigger word anywhere: no pattern can match (one scan instead of one per trigger)
+        return ()  # no trigger word anywhere: no pattern can match (one scan instead of one per trigger)
     for category, pattern in POISONING_PATTERNS:
         # lower() may change the length of rare characters (`İ`): then offsets differ, so read everything
         windows = (
@@ -581,7 +598,13 @@ def poisoning_matches(text: str) -> list[tuple[str, str]]:
             if match is not None:
                 found.append((category, match.group(0)))
                 break
-    return found
+    return tuple(found)
+
+
+#: SL601 reads every description and title, and parameter descriptions recur across tools: a short text
+#: is scanned once per run (a long one is scanned each time rather than kept alive by the cache)
+_CACHED_TEXT_CHARS = 2_000
+_scan_for_poisoning_cached = lru_cache(maxsize=4096)(_scan_for_poisoning)
 
 
 #: Literal words without which a category's pattern cannot match: the patterns run only in windows

@@ -103,10 +103,14 @@ def _estimate_pieces(text: str) -> int:
     return total
 
 
+#: `json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)`, with the encoder built once
+_COMPACT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str)
+
+
 def estimate_tool_tokens(name: str | None, description: str | None, parameters: Any) -> int:
     """Tokens of the compact JSON {"name", "description", "parameters"}, measured part by part (no copy
     of a huge description is made)."""
-    schema = json.dumps(parameters or {}, ensure_ascii=False, separators=(",", ":"), default=str)
+    schema = _COMPACT_JSON.encode(parameters or {})
     return (
         _FRAMING_TOKENS
         + estimate_text_tokens(name or "")

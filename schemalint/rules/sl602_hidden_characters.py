@@ -40,12 +40,16 @@ def tool_strings(tool: Tool) -> Iterator[tuple[str, str, bool]]:
             yield from _strings(value, pointer)
 
 
+#: what `json.dumps(value, ensure_ascii=False)` builds on every call, built once
+_ENCODER = json.JSONEncoder(ensure_ascii=False)
+
+
 def _all_ascii(tool: Tool) -> bool:
     """A cheap pre-check (the C JSON encoder, then `str.isascii`): every hidden character is outside
     ASCII, so a tool whose texts are all ASCII, as most are, has none. False when unsure."""
     try:
         parts = [tool.name, tool.description, tool.annotations, tool.parameters, tool.output_schema]
-        return json.dumps(parts, ensure_ascii=False).isascii()
+        return _ENCODER.encode(parts).isascii()
     except (TypeError, ValueError, RecursionError):  # a value JSON cannot write (YAML dates, cycles)
         return False
 
