@@ -151,6 +151,15 @@ def test_line_index_agrees_with_a_naive_count(text):
             column += 1
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.text(alphabet="ab\r\n日", max_size=20))
+def test_line_index_span_agrees_with_two_positions(text):
+    index = LineIndex(text)
+    for start in range(len(text) + 1):
+        for end in range(start, len(text) + 1):
+            assert index.span(start, end) == Span(*index.position(start), *index.position(end)), (start, end)
+
+
 # -- JSON positions ---------------------------------------------------------------------------------
 
 JSON_TEXT = """{
@@ -327,6 +336,28 @@ def assert_offsets_cover_every_value(data: object, text: str) -> None:
             else:
                 assert parent.isdigit()
         pending += list(child_pointers(pointer, value))
+
+
+#: JSON as people and other tools write it, not as json.dumps does: CRLF and tabs, no space or odd
+#: space around colons and commas, escapes in keys and strings (quotes, backslashes, brackets,
+#: \\u escapes), non-ASCII text, numbers with signs and exponents, empty and deeply nested containers
+HAND_WRITTEN_JSON = (
+    '{"tools":[{"name":"a\\"b","x\\u00e9\\\\":-0.5E+10 ,\r\n\t"日本":{"k\\"}:[" \r\n'
+    '  : [ true,false , null,[],{}, [[[[{"deep":[1e5,-2,"\\u005d"]}]]]] ],"":{"":""}}},'
+    '{"a/b~c":{"~1":[ "}" ,"\\\\" ]},"z" :1}],"n":0}'
+)
+
+
+@pytest.mark.parametrize("prefix", ["", "\ufeff", "\r\n \t"])
+def test_json_offsets_on_hand_written_json(prefix):
+    text = prefix + HAND_WRITTEN_JSON + "\r\n"
+    document = load_json(text, "f")
+    assert_offsets_cover_every_value(document.data, document.text)
+    assert document.data["tools"][0]["x\u00e9\\"] == -0.5e10
+    located = document.positions.locate('/tools/0/日本/k"}:[/5/0/0/0/0/deep/2')
+    assert located is not None and span_text(document.text, located) == '"\\u005d"'
+    key = document.positions.locate("/tools/1/a~1b~0c/~01", key=True)
+    assert key is not None and span_text(document.text, key) == '"~1"'
 
 
 def test_json_offsets_stay_right_when_the_recent_pointers_are_forgotten(monkeypatch):
