@@ -384,7 +384,8 @@ def run_rules(
 ) -> LintResult:
     """Rules over every source, then suppressions; `report_unused_ignores` when the run covered whole
     folders, so an unused per-file-ignore is not an artefact of linting a few files. With `jobs` > 1,
-    the tool and node rules of a large tool set run in worker processes while its set rules run here."""
+    the tool and node rules of a large tool set are shared with worker processes while its set rules
+    run here (_SplitToolRules)."""
     from schemalint.suppression import Suppressions
 
     rule_sets: dict[int, RuleSet] = {}
@@ -398,7 +399,7 @@ def run_rules(
     groups = [(toolset, members, _set_context(toolset, by_path)) for toolset, members in group_toolsets(sources)]
     for source in sources:
         rules_for(source.config)  # every rule set exists before a fork, so split workers share them
-    split = _SplitToolRules(groups, by_path, rules_for, jobs) if jobs > 1 and cache is None else None
+    split = _SplitToolRules(groups, rules_for, jobs) if jobs > 1 and cache is None else None
     for index, (toolset, members, context) in enumerate(groups):
         if split is not None and split.has(index):
             split.mark(index, members)
@@ -450,30 +451,33 @@ def _set_context(toolset: ToolSet, by_path: dict[str, SourceResult]) -> LintCont
 
 #: a tool set this large has its tool and node rules split between worker processes (jobs > 1)
 SPLIT_MIN_TOOLS = 2000
+#: slices per process: small enough that the processes finish together, large enough that each
+#: slice's round trip (a task, a pickled list of diagnostics) stays negligible
+SPLIT_SLICES_PER_JOB = 4
 #: what forked workers read: the parent's tool sets, sources and rule sets at the time of the fork
-_split_state: (
-    tuple[list[tuple[ToolSet, list[SourceResult], LintContext]], dict[str, SourceResult], Callable[[Config], RuleSet]]
-    | None
-) = None
+_split_state: tuple[list[tuple[ToolSet, list[SourceResult], LintContext]], Callable[[Config], RuleSet]] | None = None
 
 
 class _SplitToolRules:
-    """The tool and node rules of each large tool set, in slices of tools run by forked workers.
+    """The tool and node rules of each large tool set, in slices of tools shared between this
+    process and `jobs - 1` forked workers.
 
     The workers are forked before any set rule runs, so the parent's tool sets are theirs without
-    pickling, and no embedding library has started threads yet. Each worker places its findings
-    and sends back the diagnostics; they are inserted where the sequential run would have put
-    them, so the output is identical. Without `fork` (Windows) everything runs in this process.
+    pickling, and no embedding library has started threads yet. They take slices from the front
+    while this process runs the set rules; then this process takes the slices no worker has started,
+    from the back, so that all `jobs` processes stay busy until the end whether the set rules are
+    heavy or light. Each slice's findings are placed where it runs and inserted where the sequential
+    run would have put them, so the output is identical. Without `fork` (Windows) everything runs
+    in this process.
     """
 
     def __init__(
         self,
         groups: list[tuple[ToolSet, list[SourceResult], LintContext]],
-        by_path: dict[str, SourceResult],
         rules_for: Callable[[Config], RuleSet],
         jobs: int,
     ) -> None:
-        self.futures: dict[int, list[Any]] = {}
+        self.slices: dict[int, list[tuple[int, int, Any]]] = {}
         self.insert_at: dict[int, dict[str, int]] = {}
         large = [i for i, (toolset, _, _) in enumerate(groups) if len(toolset.tools) >= SPLIT_MIN_TOOLS]
         if not large:
@@ -485,17 +489,22 @@ class _SplitToolRules:
         from concurrent.futures import ProcessPoolExecutor
 
         global _split_state
-        _split_state = (groups, by_path, rules_for)
-        self.pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"))
+        _split_state = (groups, rules_for)
+        for index in large:
+            for source in groups[index][1]:
+                _index_positions(source)
+        self.pool = ProcessPoolExecutor(jobs - 1, mp_context=multiprocessing.get_context("fork"))
         for index in large:
             count = len(groups[index][0].tools)
-            bounds = [count * part // jobs for part in range(jobs + 1)]
-            self.futures[index] = [
-                self.pool.submit(_tool_slice_diagnostics, index, start, stop) for start, stop in pairwise(bounds)
+            parts = min(count, jobs * SPLIT_SLICES_PER_JOB)
+            bounds = [count * part // parts for part in range(parts + 1)]
+            self.slices[index] = [
+                (start, stop, self.pool.submit(_tool_slice_diagnostics, index, start, stop))
+                for start, stop in pairwise(bounds)
             ]
 
     def has(self, index: int) -> bool:
-        return index in self.futures
+        return index in self.slices
 
     def mark(self, index: int, members: list[SourceResult]) -> None:
         """Where each file's tool-rule diagnostics go: after what it has now, before the set rules'."""
@@ -503,29 +512,44 @@ class _SplitToolRules:
 
     def collect(self, by_path: dict[str, SourceResult]) -> None:
         global _split_state
-        if not self.futures:
+        if not self.slices:
             return
-        _split_state = None
         with self.pool:
-            for index, futures in self.futures.items():
+            for index, slices in self.slices.items():
+                ran_here: dict[int, dict[str, list[Diagnostic]]] = {}
+                # the workers take slices in order: those they have not started yet are at the back
+                for number in reversed(range(len(slices))):
+                    start, stop, future = slices[number]
+                    if not future.cancel():
+                        break
+                    ran_here[number] = _tool_slice_diagnostics(index, start, stop)
                 placed: dict[str, list[Diagnostic]] = {}
-                for future in futures:
-                    for path, diagnostics in future.result().items():
+                for number, (_, _, future) in enumerate(slices):
+                    for path, diagnostics in (ran_here[number] if number in ran_here else future.result()).items():
                         placed.setdefault(path, []).extend(diagnostics)
                 for path, diagnostics in placed.items():
                     at = self.insert_at[index][path]
                     by_path[path].diagnostics[at:at] = diagnostics
+        _split_state = None
+
+
+def _index_positions(source: SourceResult) -> None:
+    """Before a fork: have the document index what every slice's first finding needs (the
+    container of its tools, the line starts) once, not once in every worker."""
+    if source.document is not None and source.tools:
+        source.document.positions.locate(source.tools[0].pointer)
 
 
 def _tool_slice_diagnostics(index: int, start: int, stop: int) -> dict[str, list[Diagnostic]]:
-    """In a forked worker: the placed tool- and node-rule diagnostics of tools[start:stop] of set `index`."""
+    """The placed tool- and node-rule diagnostics of tools[start:stop] of set `index`, by file
+    (in a forked worker, or in the parent for the slices no worker started)."""
     assert _split_state is not None
-    groups, by_path, rules_for = _split_state
+    groups, rules_for = _split_state
     toolset, members, context = groups[index]
-    for source in members:
-        source.diagnostics = []  # this process's copy: only this slice's diagnostics go back
-    _place_tool_findings(toolset.tools[start:stop], by_path, rules_for, context)
-    return {source.path: source.diagnostics for source in members}
+    # placed into copies of the sources: the parent's own already hold the set rules' diagnostics
+    own = {source.path: SourceResult(source.path, source.config, source.document, source.tools) for source in members}
+    _place_tool_findings(toolset.tools[start:stop], own, rules_for, context)
+    return {path: source.diagnostics for path, source in own.items()}
 
 
 class _ToolOwners:
