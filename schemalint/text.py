@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 from schemalint.lazy_pattern import LazyPattern
-from schemalint.model import JSON, SchemaNode, is_mapping
+from schemalint.model import JSON, SchemaNode, is_mapping, schema_types
 
 
 def word_set(text: str) -> frozenset[str]:
@@ -433,6 +433,42 @@ def property_schema(node: SchemaNode) -> Mapping[str, JSON] | None:
     if node.via == "properties" and node.property_name and is_mapping(node.schema):  # node.is_property
         return node.schema
     return None
+
+
+class NamedProperty:
+    """A named property as the property rules read it, worked out once per node: about ten rules
+    (SL204, SL207, SL304-SL307, SL312, SL603-SL605) ask the same questions of every property."""
+
+    __slots__ = ("description", "name", "schema", "types", "word_set", "words")
+
+    def __init__(self, name: str, schema: Mapping[str, JSON]) -> None:
+        self.name = name
+        self.schema = schema
+        #: `split_name(name)`, as a tuple
+        self.words: tuple[str, ...] = _split_name(name)
+        self.word_set = frozenset(self.words)
+        #: `schema_types(schema)`
+        self.types = schema_types(schema)
+        #: `description_of(schema)`
+        self.description = description_of(schema)
+
+
+def named_property(node: SchemaNode) -> NamedProperty | None:
+    """The node's NamedProperty; None where `property_schema(node)` is None.
+
+    The engine runs every rule on a node before it moves to the next, so the last answer is kept.
+    """
+    global _last_property
+    last_node, facts = _last_property
+    if node is last_node:
+        return facts
+    schema = property_schema(node)
+    facts = None if schema is None else NamedProperty(node.property_name or "", schema)
+    _last_property = (node, facts)
+    return facts
+
+
+_last_property: tuple[SchemaNode | None, NamedProperty | None] = (None, None)
 
 
 def sibling_names(node: SchemaNode) -> list[str]:

@@ -13,12 +13,12 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 
-from schemalint.model import Dialect
+from schemalint.model import Dialect, schema_types
 from schemalint.rules import all_rules
 from schemalint.rules.base import LintContext, NodeRule, Nodes
 from schemalint.targets import TARGETS, resolve_targets
 from schemalint.testing import make_tool
-from schemalint.text import split_name
+from schemalint.text import description_of, named_property, split_name
 
 from .strategies import json_schemas
 
@@ -104,3 +104,31 @@ def test_split_name_returns_a_fresh_list() -> None:
     words = split_name("getHTTPResponse")
     words.append("changed")
     assert split_name("getHTTPResponse") == ["get", "http", "response"]
+
+
+def test_named_property_answers_for_the_node_it_is_given() -> None:
+    """The facts are kept for the last node only: asking about another node never returns stale facts."""
+    tool = make_tool({"name": "t", "parameters": AWKWARD_SCHEMA})
+    nodes = {node.pointer: node for node in tool.schema_nodes()}
+    timeout, api_key = nodes["/0/parameters/properties/timeout"], nodes["/0/parameters/properties/api_key"]
+    for node in (timeout, api_key, api_key, timeout):
+        facts = named_property(node)
+        assert facts is not None and facts.schema is node.schema
+        assert facts.words == tuple(split_name(node.property_name)) and facts.types == schema_types(node.schema)
+        assert facts.description == description_of(node.schema)
+    assert named_property(nodes["/0/parameters"]) is None  # the root
+    assert named_property(nodes["/0/parameters/properties/flag"]) is None  # a boolean schema
+    assert named_property(timeout) is not None
+
+
+def test_split_name_reads_whole_names_as_it_reads_their_parts() -> None:
+    """One pass of the word pattern over the name gives the words of splitting at separators first."""
+    for name, words in [
+        ("getHTTPResponse_v2.fetch-all", ["get", "http", "response", "v", "2", "fetch", "all"]),
+        ("HTTP_response", ["http", "response"]),
+        ("ABC.def:ghi/JKL mno", ["abc", "def", "ghi", "jkl", "mno"]),
+        ("查询_订单ID", ["查询", "订单", "id"]),
+        ("a$b#c++", ["a", "b", "c"]),
+        ("__init__", ["init"]),
+    ]:
+        assert split_name(name) == words

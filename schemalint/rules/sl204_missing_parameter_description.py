@@ -5,7 +5,7 @@ from typing import Iterable
 from schemalint.diagnostics import Finding
 from schemalint.model import SchemaNode, Severity
 from schemalint.rules.base import LintContext, NodeRule, Nodes
-from schemalint.text import description_of, property_schema
+from schemalint.text import named_property
 
 
 class MissingParameterDescription(NodeRule):
@@ -47,9 +47,10 @@ class MissingParameterDescription(NodeRule):
     nodes = Nodes.NAMED_PROPERTIES
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
-        if property_schema(node) is None or "$ref" in node.schema:
+        prop = named_property(node)
+        if prop is None or "$ref" in prop.schema:
             return
-        if description_of(node.schema).strip():
+        if prop.description.strip():
             return
         yield Finding(
             f"parameter `{node.property_name}` has no description; say what it holds, its format and where the "

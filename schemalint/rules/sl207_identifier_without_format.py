@@ -6,7 +6,7 @@ from typing import Iterable
 from schemalint.diagnostics import Finding
 from schemalint.model import JSON, SchemaNode, Severity, schema_types
 from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options
-from schemalint.text import description_of, is_constrained_string, merged, property_schema, split_name, text_gives_example_or_format
+from schemalint.text import description_of, is_constrained_string, merged, named_property, text_gives_example_or_format
 
 IDENTIFIER_WORDS = tuple("id ids sku skus uuid uuids guid guids isbn iban ean upc".split())
 
@@ -72,9 +72,10 @@ class IdentifierWithoutFormat(NodeRule):
         return merged(IDENTIFIER_WORDS, self.options.extend_identifier_words)
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
-        if property_schema(node) is None:
+        prop = named_property(node)
+        if prop is None:
             return
-        words = split_name(node.property_name)
+        words = prop.words
         if not words or words[-1] not in self.identifier_words:
             return
         strings = _identifier_strings(node)
@@ -82,7 +83,7 @@ class IdentifierWithoutFormat(NodeRule):
             return
         if is_constrained_string(strings) or "examples" in strings or "example" in strings:
             return
-        if text_gives_example_or_format(description_of(node.schema) + " " + description_of(strings)):
+        if text_gives_example_or_format(prop.description + " " + description_of(strings)):
             return
         yield Finding(
             f"identifier `{node.property_name}` has no pattern, format or example; give its shape "

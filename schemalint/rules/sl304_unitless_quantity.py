@@ -6,9 +6,9 @@ from typing import Iterable
 
 from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
-from schemalint.model import SchemaNode, Severity, schema_types
+from schemalint.model import SchemaNode, Severity
 from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options
-from schemalint.text import description_of, merged, name_has_unit, property_schema, sibling_names, split_name, text_mentions_unit
+from schemalint.text import merged, name_has_unit, named_property, sibling_names, split_name, text_mentions_unit
 
 QUANTITY_WORDS = tuple(
     """
@@ -39,6 +39,10 @@ _DATA_WORDS = LazyPattern(
 )
 #: A sibling such as `currency` or `from_unit` carries the unit for the number beside it.
 _UNIT_SIBLINGS = frozenset("currency unit units".split())
+
+
+def _about_data(name_words: tuple[str, ...], description: str) -> bool:
+    return _DATA_WORDS.search(f"{' '.join(name_words)} {description}") is not None
 
 
 def _unit_given_by_sibling(node: SchemaNode) -> bool:
@@ -119,18 +123,17 @@ class UnitlessQuantity(NodeRule):
         return merged(self.options.quantity_words, self.options.extend_quantity_words)
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
-        if property_schema(node) is None:
+        prop = named_property(node)
+        if prop is None or not prop.types & {"number", "integer"}:
             return
-        if not schema_types(node.schema) & {"number", "integer"}:
-            return
-        words = split_name(node.property_name)
+        words = prop.words
         quantity = next(
             (w for w in words if w in self.quantity_words), None
         )
         if quantity is None or name_has_unit(words, self.options.extend_units):
             return
-        description = description_of(node.schema)
-        if quantity == "size" and (set(words) & _COUNT_PREFIXES or not _DATA_WORDS.search(f"{words} {description}")):
+        description = prop.description
+        if quantity == "size" and (prop.word_set & _COUNT_PREFIXES or not _about_data(words, description)):
             return
         if text_mentions_unit(description, self.options.extend_units) or _DIMENSIONLESS.search(description):
             return

@@ -4,9 +4,9 @@ from functools import cached_property
 from typing import Iterable
 
 from schemalint.diagnostics import Finding
-from schemalint.model import SchemaNode, Severity, schema_types
+from schemalint.model import SchemaNode, Severity
 from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options
-from schemalint.text import is_constrained_string, merged, property_schema, split_name
+from schemalint.text import is_constrained_string, merged, named_property
 
 ENUM_WORDS = tuple(
     """
@@ -70,11 +70,10 @@ class EnumCandidate(NodeRule):
         return merged(self.options.enum_words, self.options.extend_enum_words)
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
-        if property_schema(node) is None:
+        prop = named_property(node)
+        if prop is None or prop.types != {"string"} or is_constrained_string(prop.schema):
             return
-        if schema_types(node.schema) != {"string"} or is_constrained_string(node.schema):
-            return
-        words = split_name(node.property_name)
+        words = prop.words
         if not words or words[-1] not in self.enum_words:
             return
         yield Finding(

@@ -5,9 +5,9 @@ from typing import Iterable
 
 from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
-from schemalint.model import SchemaNode, Severity, schema_types
+from schemalint.model import SchemaNode, Severity
 from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options
-from schemalint.text import description_of, property_schema, split_name
+from schemalint.text import named_property
 
 #: Names of a parameter that sets how many results come back.
 RESULT_COUNT_NAMES = frozenset(
@@ -84,13 +84,12 @@ class UnboundedCollection(NodeRule):
     Options = Options
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
-        schema = node.schema
-        if property_schema(node) is None:
+        prop = named_property(node)
+        if prop is None:
             return
-        types = schema_types(schema)
-        description = description_of(schema)
+        schema, types, description = prop.schema, prop.types, prop.description
         if types & {"integer", "number"}:
-            name = "_".join(split_name(node.property_name))
+            name = "_".join(prop.words)
             if name in AMBIGUOUS_COUNT_NAMES:
                 if not _ABOUT_RESULTS.search(description):
                     return

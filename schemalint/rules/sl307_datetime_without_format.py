@@ -3,9 +3,9 @@ from __future__ import annotations
 from typing import Iterable
 
 from schemalint.diagnostics import Finding
-from schemalint.model import SchemaNode, Severity, schema_types
+from schemalint.model import SchemaNode, Severity
 from schemalint.rules.base import LintContext, NodeRule, Nodes
-from schemalint.text import description_of, property_schema, split_name, text_states_date_format
+from schemalint.text import named_property, split_name, text_states_date_format
 
 #: Name words that make a string a date or time.
 DATE_WORDS = frozenset(
@@ -73,15 +73,14 @@ class DatetimeWithoutFormat(NodeRule):
     nodes = Nodes.NAMED_PROPERTIES
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
-        schema = node.schema
-        if property_schema(node) is None:
+        prop = named_property(node)
+        if prop is None or "string" not in prop.types or not looks_like_datetime(prop.name):
             return
-        if "string" not in schema_types(schema) or not looks_like_datetime(node.property_name or ""):
-            return
+        schema = prop.schema
         if any(key in schema for key in ("format", "pattern", "enum", "const", "examples")):
             return
         default = schema.get("default")
-        if text_states_date_format(description_of(schema)) or (
+        if text_states_date_format(prop.description) or (
             isinstance(default, str) and text_states_date_format(default)
         ):
             return

@@ -7,7 +7,7 @@ from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import SchemaNode, Severity
 from schemalint.rules.base import LintContext, NodeRule, Nodes
-from schemalint.text import description_of, property_schema
+from schemalint.text import named_property
 
 #: Keywords that give a property its type when `type` itself is absent.
 TYPE_GIVING = ("type", "enum", "const", "$ref", "anyOf", "oneOf", "allOf")
@@ -54,9 +54,10 @@ class MissingType(NodeRule):
     nodes = Nodes.NAMED_PROPERTIES
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
-        if property_schema(node) is None:
+        prop = named_property(node)
+        if prop is None:
             return
-        if any(key in node.schema for key in TYPE_GIVING) or _ANY_VALUE.search(description_of(node.schema)):
+        if any(key in prop.schema for key in TYPE_GIVING) or _ANY_VALUE.search(prop.description):
             return
         yield Finding(
             f"property `{node.property_name}` has no `type`; the model may send any JSON value",

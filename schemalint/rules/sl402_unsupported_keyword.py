@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from functools import cache
 from typing import Any
 
@@ -94,6 +94,8 @@ class UnsupportedKeyword(NodeRule):
         reported: set[Row] = set()
         for target in ordered_targets(node.tool, context):
             by_keyword, always = _keyword_rows(target)
+            if not always and by_keyword.keys().isdisjoint(schema):
+                continue  # most schemas use no keyword the target has a row for
             candidates = [*always, *(row for keyword in schema if keyword in by_keyword for row in by_keyword[keyword])]
             for row in candidates:
                 if row in reported or (row.conflicts_with and is_forwarded(node.tool)):

@@ -8,7 +8,7 @@ from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import SchemaNode, Severity, schema_types
 from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options
-from schemalint.text import description_of, is_constrained_string, merged, property_schema, sibling_names, split_name
+from schemalint.text import description_of, is_constrained_string, merged, named_property, sibling_names, split_name
 
 PATH_WORDS = tuple("path paths file files filename filenames filepath filepaths dir dirs directory folder url urls uri uris".split())
 #: A description that confines the value: relative to a root, within a workspace, an allow-list.
@@ -93,18 +93,18 @@ class UnconstrainedPath(NodeRule):
         return merged(PATH_WORDS, self.options.extend_path_words)
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
-        schema = node.schema
-        if property_schema(node) is None:
+        prop = named_property(node)
+        if prop is None:
             return
-        words = split_name(node.property_name)
+        schema, words = prop.schema, prop.words
         if not words or words[-1] not in self.path_words:
             return
-        strings = schema.get("items") if schema_types(schema) == {"array"} else schema
+        strings = schema.get("items") if prop.types == {"array"} else schema
         if not isinstance(strings, dict) or "string" not in schema_types(strings):
             return
         if is_constrained_string(strings) or is_constrained_string(schema):
             return
-        if _STATED_CONSTRAINT.search(description_of(schema) + " " + description_of(strings)):
+        if _STATED_CONSTRAINT.search(prop.description + " " + description_of(strings)):
             return
         if words[-1] not in _URL_WORDS and _inside_remote_container(node):
             return

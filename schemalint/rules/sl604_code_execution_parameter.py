@@ -5,9 +5,9 @@ from typing import Iterable
 
 from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
-from schemalint.model import SchemaNode, Severity, schema_types
+from schemalint.model import SchemaNode, Severity
 from schemalint.rules.base import LintContext, NodeRule, Nodes
-from schemalint.text import description_of, property_schema, split_name
+from schemalint.text import named_property
 
 #: Name words that are code whatever the description says.
 CODE_WORDS = frozenset("script shell sql bash powershell cmd javascript python jscode pycode".split())
@@ -71,16 +71,16 @@ class CodeExecutionParameter(NodeRule):
     nodes = Nodes.NAMED_PROPERTIES
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
-        schema = node.schema
-        if property_schema(node) is None:
+        prop = named_property(node)
+        if prop is None:
             return
-        if "string" not in schema_types(schema) or "enum" in schema or "const" in schema:
+        schema, words = prop.schema, prop.word_set
+        if "string" not in prop.types or "enum" in schema or "const" in schema:
             return
-        words = split_name(node.property_name)
-        if not words or set(words) & _NOT_CODE:
+        if not words or words & _NOT_CODE:
             return
-        if not set(words) & CODE_WORDS:
-            if not set(words) & MAYBE_CODE_WORDS or not _CODE_TEXT.search(description_of(schema)):
+        if not words & CODE_WORDS:
+            if not words & MAYBE_CODE_WORDS or not _CODE_TEXT.search(prop.description):
                 return
         yield Finding(
             f"`{node.property_name}` takes code or commands to execute; prefer narrow typed parameters, or "

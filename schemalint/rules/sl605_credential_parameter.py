@@ -7,7 +7,7 @@ from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import SchemaNode, Severity
 from schemalint.rules.base import LintContext, NodeRule, Nodes
-from schemalint.text import description_of, property_schema, split_name
+from schemalint.text import named_property
 
 #: Final name words that are a credential on their own.
 CREDENTIAL_WORDS = frozenset("password passwd pwd passphrase secret secrets apikey credential credentials".split())
@@ -80,14 +80,15 @@ class CredentialParameter(NodeRule):
     nodes = Nodes.NAMED_PROPERTIES
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
-        if property_schema(node) is None:
+        prop = named_property(node)
+        if prop is None:
             return
-        words = split_name(node.property_name)
-        if not words or set(words) & _NOT_CREDENTIAL:
+        words = prop.words
+        if not words or prop.word_set & _NOT_CREDENTIAL:
             return
         last_pair = tuple(words[-2:]) if len(words) >= 2 else ()
         is_credential = words[-1] in CREDENTIAL_WORDS or last_pair in CREDENTIAL_PAIRS
-        if not is_credential and words[-1] in ("token", "key") and _AUTH_TEXT.search(description_of(node.schema)):
+        if not is_credential and words[-1] in ("token", "key") and _AUTH_TEXT.search(prop.description):
             is_credential = True
         if not is_credential:
             return
