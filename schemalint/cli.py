@@ -161,7 +161,8 @@ def _lint_options(
     "-j",
     type=click.IntRange(min=1),
     default=None,
-    help="Worker processes for many files or a large tool set (default: CPU count; output is identical).",
+    help="Worker processes for many files or a large tool set (default: the CPUs that other work leaves idle; "
+    "output is identical).",
 )
 @click.option(
     "--baseline",
@@ -212,7 +213,7 @@ def check(
     show_diff: bool,
 ) -> None:
     """Lint tool definitions in PATHS (files or folders; default: the current folder; `-` reads stdin)."""
-    from schemalint.engine import lint, lint_source
+    from schemalint.engine import default_jobs, lint, lint_source
 
     options = _lint_options(
         select, extend_select, ignore, targets, config_file, no_config, exclude, skip_non_tool_files
@@ -238,7 +239,7 @@ def check(
         missing = [p for p in paths if not os.path.exists(p)]
         if missing:
             _fail(f"no such file or directory: {missing[0]}")
-        result = lint(paths or (".",), dataclasses.replace(options, jobs=jobs or os.cpu_count() or 1))
+        result = lint(paths or (".",), dataclasses.replace(options, jobs=jobs or default_jobs()))
 
     if (fix or show_diff) and against is not None:
         _fail("--fix and --diff work on the files as they are, not with --against")
@@ -248,7 +249,7 @@ def check(
         if paths == ("-",):
             _fail("--fix cannot write to standard input; use --diff")
         _apply_fixes(result, options, unsafe_fixes)
-        result = lint(paths or (".",), dataclasses.replace(options, jobs=jobs or os.cpu_count() or 1))
+        result = lint(paths or (".",), dataclasses.replace(options, jobs=jobs or default_jobs()))
     if write_baseline_file is not None:
         _write_baseline(write_baseline_file, result)
     if baseline_file is not None:

@@ -126,3 +126,40 @@ def test_the_parent_takes_the_slices_no_worker_started(tmp_path: Path, monkeypat
     slices_from_the_back = [(8, 10), (7, 8), (6, 7), (5, 6), (3, 5), (2, 3), (1, 2), (0, 1)]
     assert 1 <= len(_slices_run_here) <= 7
     assert _slices_run_here == slices_from_the_back[: len(_slices_run_here)]
+
+
+@pytest.mark.parametrize(
+    ("cpus", "loadavg", "jobs"),
+    [
+        (2, "0.31 0.52 0.60 1/117 9574\n", 2),  # only the reader runs: every CPU is idle
+        (2, "6.72 6.68 5.99 2/412 9519\n", 1),  # one other runnable task takes one of the two
+        (8, "6.72 6.68 5.99 4/412 9519\n", 5),
+        (2, "6.72 6.68 5.99 7/412 9519\n", 1),  # busier than there are CPUs: still one process
+        (4, "", 4),  # unreadable: every CPU
+        (4, "0.1 0.1 0.1 x/1 2", 4),
+    ],
+)
+def test_default_jobs_leave_out_the_cpus_other_work_keeps_busy(cpus: int, loadavg: str, jobs: int) -> None:
+    assert engine.idle_cpus(cpus, loadavg) == jobs
+
+
+def test_check_without_jobs_uses_the_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    make_repo(tmp_path, 1)
+    monkeypatch.setattr(engine, "default_jobs", lambda: 3)
+    seen: list[int] = []
+    real_lint = engine.lint
+
+    def recording_lint(paths: tuple[str, ...], options: engine.LintOptions) -> engine.LintResult:
+        seen.append(options.jobs)
+        return real_lint(paths, options)
+
+    monkeypatch.setattr(engine, "lint", recording_lint)
+    runner = CliRunner()
+    runner.invoke(main, ["check", "."])
+    runner.invoke(main, ["check", ".", "--jobs", "1"])
+    assert seen == [3, 1]
+
+
+def test_the_default_is_at_least_one_and_at_most_the_cpus() -> None:
+    assert 1 <= engine.default_jobs() <= (os.cpu_count() or 1)
