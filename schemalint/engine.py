@@ -480,7 +480,7 @@ def _set_context(toolset: ToolSet, by_path: dict[str, SourceResult]) -> LintCont
 SPLIT_MIN_TOOLS = 2000
 #: slices per process: small enough that the processes finish together, large enough that each
 #: slice's round trip (a task, a pickled list of diagnostics) stays negligible
-SPLIT_SLICES_PER_JOB = 4
+SPLIT_SLICES_PER_JOB = 8
 #: what forked workers read: the parent's tool sets, sources and rule sets at the time of the fork
 _split_state: tuple[list[tuple[ToolSet, list[SourceResult], LintContext]], Callable[[Config], RuleSet]] | None = None
 

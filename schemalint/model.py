@@ -94,12 +94,17 @@ def escape_pointer_token(token: str | int) -> str:
 
 
 def unescape_pointer_token(token: str) -> str:
+    if "~" not in token:  # the common case (every token of every located finding comes here)
+        return token
     return token.replace("~1", "/").replace("~0", "~")
 
 
 def join_pointer(base: str, *tokens: str | int) -> str:
     for token in tokens:
-        base = f"{base}/{escape_pointer_token(token)}"
+        if isinstance(token, str) and "~" not in token and "/" not in token:  # the common case, without a call
+            base = f"{base}/{token}"
+        else:
+            base = f"{base}/{escape_pointer_token(token)}"
     return base
 
 

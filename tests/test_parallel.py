@@ -104,6 +104,7 @@ def test_the_parent_takes_the_slices_no_worker_started(tmp_path: Path, monkeypat
     (tmp_path / ".schemalint.toml").write_text('[toolsets]\nall = ["tools_00*.json"]\n')  # 10 tools in one set
     expected = CliRunner().invoke(main, ["check", ".", "--jobs", "1", "--output-format", "json"]).output
     monkeypatch.setattr(engine, "SPLIT_MIN_TOOLS", 2)
+    monkeypatch.setattr(engine, "SPLIT_SLICES_PER_JOB", 4)
     monkeypatch.setattr(engine, "_tool_slice_diagnostics", _held_in_workers)
     monkeypatch.setattr(sys.modules[__name__], "_parent_started", [tmp_path / "parent-started"])
     slice_count: list[int] = []
@@ -121,7 +122,7 @@ def test_the_parent_takes_the_slices_no_worker_started(tmp_path: Path, monkeypat
     _slices_run_here.clear()
     result = CliRunner().invoke(main, ["check", ".", "--jobs", "2", "--output-format", "json"])
     assert result.output == expected
-    assert slice_count == [8]  # 2 processes x SPLIT_SLICES_PER_JOB, for 10 tools
+    assert slice_count == [8]  # 2 processes x 4 slices, for 10 tools
     # the worker runs the first slice (and those queued for it); this process took all the others, from the back
     slices_from_the_back = [(8, 10), (7, 8), (6, 7), (5, 6), (3, 5), (2, 3), (1, 2), (0, 1)]
     assert 1 <= len(_slices_run_here) <= 7
