@@ -45,7 +45,8 @@ class LintOptions:
     exclude: tuple[str, ...] = ()
     #: pre-commit names every staged file: pass silently over files that hold no tools
     skip_non_tool_files: bool = False
-    #: worker processes; tool sets are never split between workers, so output is identical
+    #: processes: files go to workers by tool set, and a large set's tool and node rules are sliced
+    #: between workers and this process (_SplitToolRules); either way the output is identical
     jobs: int = 1
 
 
