@@ -16,6 +16,29 @@ from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import JSON, SchemaNode, is_mapping, schema_types
 
 
+class CaselessPattern:
+    """A case-insensitive pattern asked only whether it occurs in a text.
+
+    An ASCII text (most descriptions) is lower-cased and searched by a case-sensitive copy of the
+    pattern, which the regex engine runs two to three times faster; the answer is the same because
+    `lower()` keeps an ASCII text's length and word boundaries, and the pattern's letters are lower
+    case (tests/test_text_patterns.py checks every CaselessPattern here).
+    """
+
+    __slots__ = ("_caseless", "_lowered", "flags", "source")
+
+    def __init__(self, source: str, flags: int = 0) -> None:
+        self.source = source
+        self.flags = flags  # besides re.IGNORECASE
+        self._caseless = LazyPattern(source, flags | re.IGNORECASE)
+        self._lowered = LazyPattern(source, flags)
+
+    def found_in(self, text: str) -> bool:
+        if text.isascii():
+            return self._lowered.search(text.lower()) is not None
+        return self._caseless.search(text) is not None
+
+
 def word_set(text: str) -> frozenset[str]:
     """A vocabulary written as whitespace-separated words."""
     return frozenset(text.split())
@@ -254,6 +277,9 @@ _CJK_RANGES = (
     (0x20000, 0x2FA1F),  # CJK extensions B-F and supplement
 )
 _LATIN_WORD = LazyPattern(r"[^\W_]+(?:['’][^\W_]+)?")
+#: the same words in ASCII text, where `[^\W_]` is `[A-Za-z0-9]`: a plain class the regex engine reads
+#: about twice as fast as the Unicode word class
+_ASCII_WORD = LazyPattern(r"[A-Za-z0-9]+(?:'[A-Za-z0-9]+)?")
 
 
 #: the same ranges as one character class: the regex engine scans at C speed
@@ -287,6 +313,8 @@ def text_units(text: str) -> int:
     `查询订单` ("look up orders") is 2 units, like its English translation.
     """
     text = analysed(text)
+    if text.isascii():
+        return len(_ASCII_WORD.findall(text))
     cjk = cjk_count(text)
     without_cjk = _CJK_CHAR.sub(" ", text) if cjk else text
     return len(_LATIN_WORD.findall(without_cjk)) + math.ceil(cjk / 2)
@@ -296,7 +324,7 @@ def text_units(text: str) -> int:
 # Boundary text: when NOT to use a tool (SL203)
 # --------------------------------------------------------------------------------------------
 
-_BOUNDARY_EN = LazyPattern(
+_BOUNDARY_EN = CaselessPattern(
     r"""
     \b(?:do\s+not|don'?t|never|should\s*n[o']t|must\s*n[o']t|cannot|can'?t|may\s+not)\s+(?:be\s+)?
         (?:use|used|call|called|invoke|invoked)\b
@@ -313,7 +341,7 @@ _BOUNDARY_EN = LazyPattern(
     | \b(?:is|are)\s+(?:not|n't)\s+(?:supported|handled|covered)\b
     | \bout\s+of\s+scope\b
     """,
-    re.IGNORECASE | re.VERBOSE,
+    re.VERBOSE,
 )
 _BOUNDARY_ZH = LazyPattern(
     r"不要用于|不用于|不要用|不应用于|不适用|不可用于|不能用于|勿用于|禁止用于|何时不用|不要调用|不应调用"
@@ -324,7 +352,7 @@ _BOUNDARY_ZH = LazyPattern(
 
 def has_boundary_text(text: str) -> bool:
     """True when the text says when not to use the tool, in English or Chinese."""
-    return bool(_BOUNDARY_EN.search(text) or _BOUNDARY_ZH.search(text))
+    return _BOUNDARY_EN.found_in(text) or _BOUNDARY_ZH.search(text) is not None
 
 
 # --------------------------------------------------------------------------------------------
@@ -497,7 +525,7 @@ def is_constrained_string(schema: JSON) -> bool:
 # Side effects (SL205)
 # --------------------------------------------------------------------------------------------
 
-_SIDE_EFFECT_TEXT = LazyPattern(
+_SIDE_EFFECT_TEXT = CaselessPattern(
     r"""
     \bside[\s-]?effects?\b | \bidempoten | \bidempotency\b | \bretr(?:y|ies|ied|ying)\b
     | \bsafe\s+to\s+(?:call|repeat|re-?run) | \brepeat(?:ing|ed)?\s+(?:the\s+|this\s+|a\s+)?(?:call|request)
@@ -510,7 +538,7 @@ _SIDE_EFFECT_TEXT = LazyPattern(
       (?:change|modify|delete|remove|overwrite|create|update|send|cancel)
     | \boverwrit | \bno\s+changes?\b | \bread[\s-]?only\b | \bdoes\s+not\s+(?:change|modify|write)\b | \bdry[\s-]?run\b
     """,
-    re.IGNORECASE | re.VERBOSE,
+    re.VERBOSE,
 )
 _SIDE_EFFECT_TEXT_ZH = LazyPattern(
     r"副作用|幂等|重复调用|重试|不可撤销|不可逆|无法撤销|无法恢复|永久|确认|扣款|收费|通知|只读|覆盖",
@@ -520,7 +548,7 @@ _SIDE_EFFECT_TEXT_ZH = LazyPattern(
 
 def text_mentions_side_effects(text: str) -> bool:
     """True when a description talks about side effects, idempotency, reversibility or confirmation."""
-    return bool(_SIDE_EFFECT_TEXT.search(text) or _SIDE_EFFECT_TEXT_ZH.search(text))
+    return _SIDE_EFFECT_TEXT.found_in(text) or _SIDE_EFFECT_TEXT_ZH.search(text) is not None
 
 
 # --------------------------------------------------------------------------------------------

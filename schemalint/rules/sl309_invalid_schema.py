@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
 from schemalint.diagnostics import Finding
@@ -52,6 +52,20 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+def _all_schemas(values: Collection[Any]) -> bool:
+    """Every value is a schema (an object or a boolean). Nearly all are plain dicts, so the values'
+    exact types are checked in C first, and one by one only when another type shows up."""
+    return _PLAIN_SCHEMA_TYPES.issuperset(map(type, values)) or all(isinstance(v, _SCHEMA) for v in values)
+
+
+def _all_strings(values: Collection[Any]) -> bool:
+    """Every value is a string (exact types first, as in `_all_schemas`)."""
+    return _PLAIN_STRING_TYPE.issuperset(map(type, values)) or all(isinstance(v, str) for v in values)
+
+
+_PLAIN_SCHEMA_TYPES = frozenset((dict, bool))
+_PLAIN_STRING_TYPE = frozenset((str,))
+
 #: keyword -> whether its value has the JSON type the meta-schema asks for (other keywords: any value)
 _WELL_FORMED: dict[str, Callable[[Any], bool]] = {
     **dict.fromkeys(_NON_NEGATIVE_INT, lambda value: _is_int(value) and value >= 0),
@@ -64,24 +78,24 @@ _WELL_FORMED: dict[str, Callable[[Any], bool]] = {
     **dict.fromkeys(_STRING, lambda value: isinstance(value, str)),
     **dict.fromkeys(_SCHEMA_VALUED, lambda value: isinstance(value, _SCHEMA)),
     **dict.fromkeys(
-        _SCHEMA_MAPS, lambda value: is_mapping(value) and all(isinstance(v, _SCHEMA) for v in value.values())
+        _SCHEMA_MAPS, lambda value: is_mapping(value) and _all_schemas(value.values())
     ),
     **dict.fromkeys(
         _SCHEMA_LISTS,
-        lambda value: isinstance(value, list) and bool(value) and all(isinstance(v, _SCHEMA) for v in value),
+        lambda value: isinstance(value, list) and bool(value) and _all_schemas(value),
     ),
     "items": lambda value: (
-        isinstance(value, _SCHEMA) or (isinstance(value, list) and all(isinstance(v, _SCHEMA) for v in value))
+        isinstance(value, _SCHEMA) or (isinstance(value, list) and _all_schemas(value))
     ),
     "required": lambda value: (
-        isinstance(value, list) and all(isinstance(v, str) for v in value) and len(set(value)) == len(value)
+        isinstance(value, list) and _all_strings(value) and len(set(value)) == len(value)
     ),
     **dict.fromkeys(("enum", "examples"), lambda value: isinstance(value, list)),
     **dict.fromkeys(
         ("uniqueItems", "readOnly", "writeOnly", "deprecated", "nullable"), lambda value: isinstance(value, bool)
     ),
     "type": lambda value: (
-        isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))
+        isinstance(value, str) or (isinstance(value, list) and _all_strings(value))
     ),
 }
 
