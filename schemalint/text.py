@@ -101,7 +101,7 @@ def words_in(words: Iterable[str], vocabulary: Iterable[str]) -> bool:
     """True when every word is in the vocabulary (and there is at least one word)."""
     vocab = vocabulary if isinstance(vocabulary, frozenset) else merged(vocabulary, ())
     listed = list(words)
-    return bool(listed) and all(w in vocab for w in listed)
+    return bool(listed) and vocab.issuperset(listed)
 
 
 def merged(default: Iterable[str], extension: Iterable[str]) -> frozenset[str]:
@@ -518,7 +518,10 @@ def description_of(schema: JSON) -> str:
 
 def is_constrained_string(schema: JSON) -> bool:
     """A string schema whose values are pinned down by enum, const, pattern or format."""
-    return is_mapping(schema) and any(k in schema for k in ("enum", "const", "pattern", "format"))
+    return is_mapping(schema) and not _CONSTRAINING_KEYWORDS.isdisjoint(schema)
+
+
+_CONSTRAINING_KEYWORDS = frozenset(("enum", "const", "pattern", "format"))
 
 
 # --------------------------------------------------------------------------------------------
