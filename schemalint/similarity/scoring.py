@@ -39,11 +39,15 @@ PARAMETER_BONUS = 0.1
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。；;！？])\s*")
 _IDENTIFIER = re.compile(r"[\w\-]+(?:\.[\w\-]+)*")
-_EXCLUSION = re.compile(
-    r"\b(do not use|don't use|never use|not for|not to be used|use only|only use|only for|instead use|"
-    r"use \w+ instead|instead\b)|不用于|不要用|请勿|只用于|仅用于|仅限|请使用|请用|改用",
-    re.IGNORECASE,
+_EN_EXCLUSIONS = (
+    "do not use|don't use|never use|not for|not to be used|use only|only use|only for|instead use|"
+    r"use \w+ instead|instead\b"
 )
+_ZH_EXCLUSIONS = "不用于|不要用|请勿|只用于|仅用于|仅限|请使用|请用|改用"
+#: the lookahead on the phrases' first letters lets the regex engine pass over most positions at
+#: once instead of trying every phrase there (half the time of a scan)
+_FIRST_LETTERS = "".join(sorted({phrase[0] for phrase in f"{_EN_EXCLUSIONS}|{_ZH_EXCLUSIONS}".split("|")}))
+_EXCLUSION = re.compile(rf"(?=[{_FIRST_LETTERS}])(?:\b({_EN_EXCLUSIONS})|{_ZH_EXCLUSIONS})", re.IGNORECASE)
 
 
 class ToolView:
@@ -58,8 +62,9 @@ class ToolView:
         self.parameter_names = parameter_names
         #: the description's sentences, each with whether it has exclusion text ("do not use for");
         #: no exclusion phrase spans a sentence end, so this is the one regex scan both uses need
-        self.sentences = [(s, _EXCLUSION.search(s) is not None) for s in _SENTENCE_END.split(description) if s.strip()]
-        self.has_exclusion = any(excluded for _, excluded in self.sentences)
+        sentences = [s for s in _SENTENCE_END.split(description) if s.strip()]
+        self.has_exclusion = _EXCLUSION.search(description) is not None
+        self.sentences = [(s, self.has_exclusion and _EXCLUSION.search(s) is not None) for s in sentences]
         #: whether the description is written in Chinese/Japanese (then an English-trained model only
         #: compares it well with other CJK descriptions)
         self.is_cjk = CJK.search(description) is not None
