@@ -13,8 +13,9 @@ and the JSON report included) on a generated tool file with realistic, distinct 
 - all rules with the warm cache against all rules without SL502 (target: ratio <= 1.2), for sizes
   up to --all-rules-up-to;
 - SL502 in process through run_rule, cold, to separate the rule from the engine's placement.
-Peak memory is the child process's maximum resident set size; cpu is its user + system time (steadier
-than wall time when other processes share the machine). --repeat N shows the median of N runs.
+Peak memory is the child process's maximum resident set size; cpu is its user + system time with its
+--jobs workers' (steadier than wall time when other processes share the machine). --repeat N shows the
+median of N runs; --check-args "--jobs 1" passes arguments on to every --warm-ratio run.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import argparse
 import json
 import os
 import random
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -151,14 +153,17 @@ except SystemExit:
     pass
 finally:
     usage = resource.getrusage(resource.RUSAGE_SELF)
-    print("USAGE", usage.ru_maxrss, usage.ru_utime + usage.ru_stime, file=sys.stderr)
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN)  # --jobs workers, reaped by the end of the run
+    cpu = usage.ru_utime + usage.ru_stime + workers.ru_utime + workers.ru_stime
+    print("USAGE", usage.ru_maxrss, cpu, file=sys.stderr)
 """
 
 
 @dataclass
 class Run:
     seconds: float
-    #: user + system CPU seconds of the child: steadier than wall time on a shared machine
+    #: user + system CPU seconds of the child and its --jobs workers: steadier than wall time on a
+    #: shared machine
     cpu: float
     peak_mib: int
     findings: int
@@ -243,7 +248,7 @@ def bench(label: str, tools: list[dict], compare_all_rules: bool, repeat: int) -
         _show("SL504 alone", sl504, f"({sl504.findings} findings)")
 
 
-def warm_ratio(label: str, tools: list[dict], trees: dict[str, Path], repeat: int) -> None:
+def warm_ratio(label: str, tools: list[dict], trees: dict[str, Path], repeat: int, check_args: list[str]) -> None:
     """All rules with a warm vector cache against all rules without SL502, per tree. Runs alternate
     between the trees and the two commands, so every median saw the same machine load; each tree is
     byte-compiled first, as a pip install is, and has its own folder and vector cache."""
@@ -258,20 +263,21 @@ def warm_ratio(label: str, tools: list[dict], trees: dict[str, Path], repeat: in
                 f'embedding-backend = "static"\ncache-dir = "{folder / "cache"}"\n', encoding="utf-8"
             )
             run_check(folder, tree=tree)  # fills the cache
-        commands = {"all rules": (), "without SL502": ("--ignore", "SL502")}
+        commands = {"all rules": (*check_args,), "without SL502": (*check_args, "--ignore", "SL502")}
         runs: dict[tuple[str, str], list[Run]] = {(name, command): [] for name in trees for command in commands}
         for _ in range(repeat):
             for name, tree in trees.items():
                 for command, args in commands.items():
                     runs[(name, command)].append(run_check(folders[name], *args, tree=tree))
-        print(f"{label} ({len(tools)} tools), warm cache, median of {repeat} alternating runs")
+        extra = f" ({shlex.join(check_args)})" if check_args else ""
+        print(f"{label} ({len(tools)} tools), warm cache, median of {repeat} alternating runs{extra}")
         for name in trees:
             wall = {c: statistics.median(r.seconds for r in runs[(name, c)]) for c in commands}
             cpu = {c: statistics.median(r.cpu for r in runs[(name, c)]) for c in commands}
             print(
                 f"  {name:<9}: all rules {wall['all rules']:6.2f} s, without SL502 {wall['without SL502']:6.2f} s: "
                 f"{wall['all rules'] / wall['without SL502']:.2f} x wall, "
-                f"{cpu['all rules'] / cpu['without SL502']:.2f} x cpu of the main process (target <= 1.2)"
+                f"{cpu['all rules'] / cpu['without SL502']:.2f} x cpu (target <= 1.2)"
             )
 
 
@@ -334,6 +340,7 @@ def main() -> None:
         "--warm-ratio", action="store_true", help="only all rules against all rules without SL502, warm cache"
     )
     parser.add_argument("--baseline-tree", type=Path, help="with --warm-ratio: another checkout measured alongside")
+    parser.add_argument("--check-args", default="", help="with --warm-ratio: more `check` arguments, e.g. '--jobs 1'")
     args = parser.parse_args()
     if args.small_sets:
         small_sets(args.repeat)
@@ -342,7 +349,7 @@ def main() -> None:
         trees = {"this": ROOT, **({"baseline": args.baseline_tree} if args.baseline_tree else {})}
         sets = [(str(p), _tools_of(p)) for p in args.file] or [("generated", make_tools(n)) for n in args.sizes]
         for label, tools in sets:
-            warm_ratio(label, tools, trees, args.repeat)
+            warm_ratio(label, tools, trees, args.repeat, shlex.split(args.check_args))
         return
     if args.file:
         for path in args.file:
