@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable
+from collections.abc import Iterable
 
 from schemalint.diagnostics import Finding
 from schemalint.model import Severity, ToolSet
@@ -57,7 +57,6 @@ class InconsistentNamingStyle(ToolSetRule):
             if style == "mixed":
                 message = f"tool name `{tool.name}` mixes naming styles within itself"
             else:
-                message = (
-                    f"tool name `{tool.name}` is {style} while {counts[dominant or '']} tool(s) in this set use {dominant}"
-                )
+                users = counts[dominant or ""]
+                message = f"tool name `{tool.name}` is {style} while {users} tool(s) in this set use {dominant}"
             yield Finding(message, tool.name_pointer, data={"name": tool.name, "style": style, "dominant": dominant})

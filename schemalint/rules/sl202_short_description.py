@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from schemalint.diagnostics import Finding
 from schemalint.model import Severity, Tool

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from schemalint.diagnostics import Finding
 from schemalint.model import Severity, Tool, ToolSet
@@ -68,7 +68,7 @@ class MissingWhenNotToUse(ToolSetRule):
             return
         yield Finding(
             f"description of `{tool.display_name}` never says when not to use it; add a boundary such as "
-            "\"Do not use for ...; use <other_tool> instead\"",
+            '"Do not use for ...; use <other_tool> instead"',
             tool.description_pointer,
             data={"tool": tool.name},
         )

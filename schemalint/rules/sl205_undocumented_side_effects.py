@@ -1,12 +1,20 @@
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cached_property
-from typing import Iterable
 
 from schemalint.diagnostics import Finding
 from schemalint.model import Severity, Tool
 from schemalint.rules.base import LintContext, ToolRule, rule_options
-from schemalint.text import ALL_VERBS, WRITING_VERBS, action_verb, analysed, merged, split_name, text_mentions_side_effects
+from schemalint.text import (
+    ALL_VERBS,
+    WRITING_VERBS,
+    action_verb,
+    analysed,
+    merged,
+    split_name,
+    text_mentions_side_effects,
+)
 
 #: MCP annotations that document side effects for the client and the model.
 SIDE_EFFECT_ANNOTATIONS = ("readOnlyHint", "destructiveHint", "idempotentHint")

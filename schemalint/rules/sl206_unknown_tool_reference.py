@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import re
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern

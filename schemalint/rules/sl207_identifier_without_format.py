@@ -1,7 +1,7 @@
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cached_property
-from typing import Iterable
 
 from schemalint.diagnostics import Finding
 from schemalint.model import JSON, SchemaNode, Severity, schema_types
@@ -87,7 +87,7 @@ class IdentifierWithoutFormat(NodeRule):
             return
         yield Finding(
             f"identifier `{node.property_name}` has no pattern, format or example; give its shape "
-            "(e.g. `\"pattern\": \"^[A-Z][0-9]{4,10}$\"` or \"e.g. A1024\" in the description)",
+            '(e.g. `"pattern": "^[A-Z][0-9]{4,10}$"` or "e.g. A1024" in the description)',
             node.pointer,
             key=True,
             data={"parameter": node.property_name},

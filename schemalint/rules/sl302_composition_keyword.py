@@ -62,9 +62,9 @@ class CompositionKeyword(NodeRule):
                 continue
             where = f"`{node.property_name}`" if node.property_name else "this schema"
             if nullable is not None and nullable[0] == keyword:
-                # Gemini spells nullability `nullable: true`; every other target (and MCP forwarding) takes the type list
+                # Gemini spells nullability `nullable: true`; every other target (and MCP forwarding) takes a type list
                 gemini = context.targets(node.tool) == {"gemini"}
-                hint = "`nullable: true`" if gemini else "`type: [T, \"null\"]`"
+                hint = "`nullable: true`" if gemini else '`type: [T, "null"]`'
                 yield Finding(
                     f"{where} uses `{keyword}` only to allow null; write {hint} instead",
                     join_pointer(node.pointer, keyword),

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 
 from schemalint.diagnostics import Finding, Fix, PatchOperation
 from schemalint.model import SchemaNode, Severity, is_mapping, is_object_schema, join_pointer

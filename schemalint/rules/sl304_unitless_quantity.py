@@ -1,8 +1,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import cached_property
-from typing import Iterable
 
 from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
@@ -50,7 +50,9 @@ def _unit_given_by_sibling(node: SchemaNode) -> bool:
 
 
 _SUGGESTED_UNIT = {
-    **dict.fromkeys("amount price cost fee fees balance budget salary wage payment charge tax tip discount".split(), "cents"),
+    **dict.fromkeys(
+        "amount price cost fee fees balance budget salary wage payment charge tax tip discount".split(), "cents"
+    ),
     **dict.fromkeys("duration timeout delay interval ttl elapsed latency period wait lifetime uptime".split(), "ms"),
     **dict.fromkeys("size filesize memory storage bandwidth capacity".split(), "bytes"),
     **dict.fromkeys("weight mass".split(), "kg"),
@@ -127,9 +129,7 @@ class UnitlessQuantity(NodeRule):
         if prop is None or not prop.types & {"number", "integer"}:
             return
         words = prop.words
-        quantity = next(
-            (w for w in words if w in self.quantity_words), None
-        )
+        quantity = next((w for w in words if w in self.quantity_words), None)
         if quantity is None or name_has_unit(words, self.options.extend_units):
             return
         description = prop.description

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from schemalint.diagnostics import Finding
 from schemalint.model import SchemaNode, Severity
@@ -80,13 +80,11 @@ class DatetimeWithoutFormat(NodeRule):
         if any(key in schema for key in ("format", "pattern", "enum", "const", "examples")):
             return
         default = schema.get("default")
-        if text_states_date_format(prop.description) or (
-            isinstance(default, str) and text_states_date_format(default)
-        ):
+        if text_states_date_format(prop.description) or (isinstance(default, str) and text_states_date_format(default)):
             return
         yield Finding(
-            f"`{node.property_name}` is a date/time string with no format; add `\"format\": \"date-time\"` (or "
-            "`date`) and say \"ISO 8601 with timezone, e.g. 2025-01-31T09:00:00Z\"",
+            f'`{node.property_name}` is a date/time string with no format; add `"format": "date-time"` (or '
+            '`date`) and say "ISO 8601 with timezone, e.g. 2025-01-31T09:00:00Z"',
             node.pointer,
             key=True,
             data={"parameter": node.property_name},

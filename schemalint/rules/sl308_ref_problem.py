@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from urllib.parse import unquote
 
 from schemalint.diagnostics import Finding

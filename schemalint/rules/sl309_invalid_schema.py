@@ -77,26 +77,18 @@ _WELL_FORMED: dict[str, Callable[[Any], bool]] = {
     ),
     **dict.fromkeys(_STRING, lambda value: isinstance(value, str)),
     **dict.fromkeys(_SCHEMA_VALUED, lambda value: isinstance(value, _SCHEMA)),
-    **dict.fromkeys(
-        _SCHEMA_MAPS, lambda value: is_mapping(value) and _all_schemas(value.values())
-    ),
+    **dict.fromkeys(_SCHEMA_MAPS, lambda value: is_mapping(value) and _all_schemas(value.values())),
     **dict.fromkeys(
         _SCHEMA_LISTS,
         lambda value: isinstance(value, list) and bool(value) and _all_schemas(value),
     ),
-    "items": lambda value: (
-        isinstance(value, _SCHEMA) or (isinstance(value, list) and _all_schemas(value))
-    ),
-    "required": lambda value: (
-        isinstance(value, list) and _all_strings(value) and len(set(value)) == len(value)
-    ),
+    "items": lambda value: isinstance(value, _SCHEMA) or (isinstance(value, list) and _all_schemas(value)),
+    "required": lambda value: isinstance(value, list) and _all_strings(value) and len(set(value)) == len(value),
     **dict.fromkeys(("enum", "examples"), lambda value: isinstance(value, list)),
     **dict.fromkeys(
         ("uniqueItems", "readOnly", "writeOnly", "deprecated", "nullable"), lambda value: isinstance(value, bool)
     ),
-    "type": lambda value: (
-        isinstance(value, str) or (isinstance(value, list) and _all_strings(value))
-    ),
+    "type": lambda value: isinstance(value, str) or (isinstance(value, list) and _all_strings(value)),
 }
 
 

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 
 from schemalint.diagnostics import Finding
 from schemalint.model import JSON_SCHEMA_TYPES, Severity, Tool, is_mapping, schema_types
@@ -47,7 +47,9 @@ class RootNotObject(ToolRule):
             return
         root = tool.parameters
         if not is_mapping(root):
-            yield Finding(f"the parameters of `{tool.display_name}` must be a JSON object schema", tool.parameters_pointer)
+            yield Finding(
+                f"the parameters of `{tool.display_name}` must be a JSON object schema", tool.parameters_pointer
+            )
             return
         types = schema_types(root)
         if "object" in types:

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import json
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from schemalint.diagnostics import Finding, Fix, PatchOperation
 from schemalint.model import JSON, Severity, Tool, join_pointer

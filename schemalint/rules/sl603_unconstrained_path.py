@@ -1,8 +1,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import cached_property
-from typing import Iterable
 
 from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
@@ -10,7 +10,9 @@ from schemalint.model import SchemaNode, Severity, schema_types
 from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options
 from schemalint.text import description_of, is_constrained_string, merged, named_property, sibling_names, split_name
 
-PATH_WORDS = tuple("path paths file files filename filenames filepath filepaths dir dirs directory folder url urls uri uris".split())
+PATH_WORDS = tuple(
+    "path paths file files filename filenames filepath filepaths dir dirs directory folder url urls uri uris".split()
+)
 #: A description that confines the value: relative to a root, within a workspace, an allow-list.
 _STATED_CONSTRAINT = LazyPattern(
     r"\brelative\s+to\b|\bwithin\s+(?:the\s+)?(?:\w+\s+){0,2}(?:workspace|project|root|repository|repo|directory|"

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
@@ -12,7 +12,9 @@ from schemalint.text import named_property
 #: Name words that are code whatever the description says.
 CODE_WORDS = frozenset("script shell sql bash powershell cmd javascript python jscode pycode".split())
 #: Name words that are code only when the description says so (`code` may be a country code).
-MAYBE_CODE_WORDS = frozenset("code command commands query expression expr statement snippet program source eval".split())
+MAYBE_CODE_WORDS = frozenset(
+    "code command commands query expression expr statement snippet program source eval".split()
+)
 _CODE_TEXT = LazyPattern(
     r"\b(?:sql|cypher|sparql|graphql|shell|bash|powershell|terminal)\b"
     r"|\b(?:python|javascript|js|typescript|ruby|perl|php|lua)\s+(?:code|script|expression|snippet|function|statement)"
@@ -79,9 +81,9 @@ class CodeExecutionParameter(NodeRule):
             return
         if not words or words & _NOT_CODE:
             return
-        if not words & CODE_WORDS:
-            if not words & MAYBE_CODE_WORDS or not _CODE_TEXT.search(prop.description):
-                return
+        # a word such as "query" or "expression" is code only when the description says so
+        if not words & CODE_WORDS and (not words & MAYBE_CODE_WORDS or not _CODE_TEXT.search(prop.description)):
+            return
         yield Finding(
             f"`{node.property_name}` takes code or commands to execute; prefer narrow typed parameters, or "
             "sandbox the execution and say so",

@@ -46,13 +46,21 @@ def test_well_designed_mcp_tool_with_annotations_is_clean() -> None:
         "parameters": {
             "type": "object",
             "properties": {
-                "draft_id": {"type": "string", "pattern": "^d_[a-z0-9]{8}$", "description": "Draft id, e.g. d_1a2b3c4d."}
+                "draft_id": {
+                    "type": "string",
+                    "pattern": "^d_[a-z0-9]{8}$",
+                    "description": "Draft id, e.g. d_1a2b3c4d.",
+                }
             },
             "required": ["draft_id"],
             "additionalProperties": False,
         },
     }
-    sibling = {**tool, "name": "archive_message", "description": "Archive a sent message. Not for drafts; use delete_draft_reply."}
+    sibling = {
+        **tool,
+        "name": "archive_message",
+        "description": "Archive a sent message. Not for drafts; use delete_draft_reply.",
+    }
     for rule in CHECKING_RULES:
         findings = run_rule(rule(), [tool, sibling], Dialect.MCP)
         assert findings == [], (rule.code, [f.message for f in findings])
