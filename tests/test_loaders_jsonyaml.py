@@ -245,20 +245,20 @@ def test_json_scalar_root():
     assert document.positions.locate("") == Span(1, 3, 1, 10)
 
 
-def test_json_positions_index_only_the_containers_on_the_path(monkeypatch):
-    import schemalint.loaders.jsonyaml as module
-
-    indexed: list[int] = []
-    real = module.JsonOffsets._members_of
-    monkeypatch.setattr(
-        module.JsonOffsets, "_members_of", lambda self, start: indexed.append(start) or real(self, start)
-    )
-    text = '{"a": {"x": [1, 2]}, "b": {"y": {"z": 3}}}'
-    document = load_json(text, "f")
-    assert indexed == []  # nothing is scanned until a position is asked for
-    document.positions.locate("/b/y/z")
-    assert sorted(indexed) == [0, text.index('{"y"'), text.index('{"z"')]
-    assert text.index('{"x"') not in indexed
+def test_json_positions_scan_only_up_to_the_members_on_the_path():
+    text = '{"a": {"x": [1, 2]}, "b": {"y": {"z": 3}, "w": [4]}, "c": {}}'
+    offsets = JsonOffsets(text)
+    skipped: list[int] = []  # where the C scanner was asked to skip a value
+    real = offsets._skip_value
+    offsets._skip_value = lambda text, start: skipped.append(start) or real(text, start)  # type: ignore[method-assign]
+    assert offsets._members == {}  # nothing is scanned until a position is asked for
+    offsets.find("/b/y/z")
+    assert sorted(offsets._members) == [0, text.index('{"y"'), text.index('{"z"')]
+    assert skipped == [text.index('{"x"')]  # "/a" lies before "/b"; "/b", "/b/y" and what follows are not read
+    offsets.find("/b/w")  # a later member: "/b/y" is skipped now, and "/b/w" for its own span
+    assert skipped == [text.index('{"x"'), text.index('{"z"'), text.index("[4]")]
+    assert offsets.find("/b") == (text.index('"b"'), text.index('"b"') + 3, text.index('{"y"'), text.index(', "c"'))
+    assert offsets.find("/c/d") is None and offsets.find("/a/x/2") is None and offsets.find("/a/x/1") is not None
 
 
 @pytest.mark.parametrize(
@@ -358,6 +358,29 @@ def test_json_offsets_on_hand_written_json(prefix):
     assert located is not None and span_text(document.text, located) == '"\\u005d"'
     key = document.positions.locate("/tools/1/a~1b~0c/~01", key=True)
     assert key is not None and span_text(document.text, key) == '"~1"'
+
+
+def every_pointer(data: object) -> list[tuple[str, object]]:
+    found: list[tuple[str, object]] = []
+    pending: list[tuple[str, object]] = [("", data)]
+    while pending:
+        found.append(pending.pop())
+        pending += list(child_pointers(*found[-1]))
+    return found
+
+
+@settings(max_examples=60, deadline=None)
+@given(JSON_VALUES, st.sampled_from([None, 1, "\t"]), st.randoms(use_true_random=False))
+def test_json_offsets_in_any_lookup_order_property(data, indent, random):
+    """Members scanned part way, resumed later, values skipped late: any order gives the same spans."""
+    text = json.dumps(data, indent=indent)
+    pointers = [pointer for pointer, _ in every_pointer(data)]
+    pointers += [pointer + "/missing" for pointer in pointers] + [pointer + "/9" for pointer in pointers]
+    random.shuffle(pointers)
+    offsets = JsonOffsets(text)
+    assert {pointer: offsets.find(pointer) for pointer in pointers} == {
+        pointer: JsonOffsets(text).find(pointer) for pointer in pointers
+    }
 
 
 def test_json_offsets_stay_right_when_the_recent_pointers_are_forgotten(monkeypatch):

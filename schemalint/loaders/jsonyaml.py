@@ -322,40 +322,34 @@ _STRING_OR_SCALAR = r'("[^"\\]*(?:\\.[^"\\]*)*")|([-+.0-9a-zE]+)'
 #: the key (group 1, without its quotes, still escaped), the colon, then its value when that is a
 #: string (group 2) or a scalar (group 3); a container value starts where the match ends
 _JSON_MEMBER = re.compile(r'[ \t\n\r,]*"([^"\\]*(?:\\.[^"\\]*)*)"[ \t\n\r]*:[ \t\n\r]*(?:' + _STRING_OR_SCALAR + ")?")
-#: an array element from the end of the one before it (or the opening bracket): a string (group 1),
-#: a scalar (group 2), or the start of a container (neither group); no match at the closing bracket
-_JSON_ELEMENT = re.compile(r"[ \t\n\r,]*(?:" + _STRING_OR_SCALAR + r"|(?=[\[{]))")
+#: an array element from the end of the one before it (or the opening bracket): groups as in
+#: `_JSON_MEMBER`, with an empty group 1 for the key it does not have; no match at the closing bracket
+_JSON_ELEMENT = re.compile(r"[ \t\n\r,]*()(?:" + _STRING_OR_SCALAR + r"|(?=[\[{]))")
 _ARRAY_INDEX = re.compile(r"(?:0|[1-9][0-9]*)\Z")
 
 
-class _Members:
-    """The direct members of one JSON container: 4 offsets per member, packed in an array.
+#: the value end of a member whose value (a container) the C scanner has not skipped yet
+_NOT_SKIPPED = -1
 
-    The offsets are collected in a list (extending a list is about four times cheaper than
-    extending an array) and packed once the container is scanned (a quarter of the memory).
+
+class _Members:
+    """The direct members of one JSON container, scanned no further than the lookups needed.
+
+    Four offsets per member: key start and end (-1 for an array element), value start and end. A
+    container value's end is only known once the C scanner has skipped it, and it is skipped only
+    when a later member is needed or its own span is asked for: until then its end is
+    `_NOT_SKIPPED`. So going down a pointer skips the members before each step, not the step
+    itself: the C scanner reads a tool about once, not once per level of the pointer.
     """
 
-    __slots__ = ("names", "offsets")
+    __slots__ = ("names", "offsets", "resume")
 
-    def __init__(self, names: dict[str, int] | None, offsets: list[int]) -> None:
+    def __init__(self, names: dict[str, int] | None, start: int) -> None:
         #: an object's keys -> member number; None for an array (members are numbered by index)
         self.names = names
-        self.offsets = array("q", offsets)
-
-    def get(self, token: str) -> OffsetSpan | None:
-        if self.names is not None:
-            number = self.names.get(token)
-            if number is None:
-                return None
-        elif _ARRAY_INDEX.match(token):
-            number = int(token)
-        else:
-            return None
-        at = number * 4
-        if at >= len(self.offsets):
-            return None
-        offsets = self.offsets
-        return offsets[at], offsets[at + 1], offsets[at + 2], offsets[at + 3]
+        self.offsets = array("q")
+        #: where the next member is scanned from; -1 once the closing bracket is reached
+        self.resume = start + 1
 
 
 #: how many looked-up pointers a JsonOffsets keeps (see JsonOffsets.find)
@@ -365,11 +359,12 @@ _RECENT_POINTERS = 1024
 class JsonOffsets:
     """Where each value of a valid JSON text is, found on demand along the pointer asked for.
 
-    Each container on the path is indexed once (its direct members' key and value offsets); the
-    members' extents come from the C scanner (it returns where a value ends), so the Python-level
-    work is proportional to the members of the containers visited, not to the file. Locating one
-    value in a 10,000-tool file costs about one `json.loads`; locating values in every tool costs
-    about one `json.loads` per nesting level on the way.
+    The containers on the path are scanned member by member up to the member wanted (see
+    `_Members`); the C scanner skips container values (it returns where a value ends) and a
+    pattern reads keys, strings and scalars. The work is proportional to the members before the
+    path's steps, not to the file: locating one value in a 10,000-tool file costs about one
+    `json.loads` (skipping the tools before it); locating values in every tool reads each tool
+    about once more.
     """
 
     def __init__(self, text: str) -> None:
@@ -377,82 +372,105 @@ class JsonOffsets:
         #: the C scanner: (value, end) for the value at an offset. Only the end is used: objects are
         #: handed to `len` (C) as they are parsed, which is three times faster than keeping them.
         self._skip_value = json.JSONDecoder(object_hook=len).scan_once  # type: ignore[attr-defined]
-        self._members: dict[int, _Members | None] = {}  # by the container's start offset
+        #: by the container's start offset; None for a scalar
+        self._members: dict[int, _Members | None] = {}
         start = _JSON_SPACE.match(text).end()  # type: ignore[union-attr]
         self._root: OffsetSpan = (-1, -1, start, len(text.rstrip(" \t\n\r")))
         #: the pointers looked up lately, and their ancestors: findings come tool by tool and share
         #: their tool's prefixes. Bounded: keeping every pointer of a 10,000-tool file costs 16 MB.
+        #: An ancestor's value end may be `_NOT_SKIPPED`.
         self._found: dict[str, OffsetSpan | None] = {"": self._root}
 
     def find(self, pointer: str) -> OffsetSpan | None:
         found = self._found
         if pointer in found:
-            return found[pointer]
-        if len(found) > _RECENT_POINTERS:
-            found.clear()
-            found[""] = self._root
-        # climb to the nearest ancestor already found, then go down one member at a time
-        tokens: list[str] = []
-        known = pointer
-        while known not in found:
-            known, _, token = known.rpartition("/")
-            tokens.append(token)
-        entry = found[known]
-        indexed, members_of = self._members, self._members_of
-        for token in reversed(tokens):
-            known = f"{known}/{token}"
-            if entry is not None:
-                start = entry[2]
-                members = indexed[start] if start in indexed else members_of(start)
-                entry = members.get(unescape_pointer_token(token)) if members is not None else None
-            found[known] = entry
+            entry = found[pointer]
+        else:
+            if len(found) > _RECENT_POINTERS:
+                found.clear()
+                found[""] = self._root
+            # climb to the nearest ancestor already found, then go down one member at a time
+            tokens: list[str] = []
+            known = pointer
+            while known not in found:
+                known, _, token = known.rpartition("/")
+                tokens.append(token)
+            entry = found[known]
+            member = self._member
+            for token in reversed(tokens):
+                known = f"{known}/{token}"
+                if entry is not None:
+                    entry = member(entry[2], unescape_pointer_token(token))
+                found[known] = entry
+        if entry is not None and entry[3] == _NOT_SKIPPED:  # its span is asked for: skip it now
+            entry = found[pointer] = (entry[0], entry[1], entry[2], self._skip_value(self._text, entry[2])[1])
         return entry
 
-    def _members_of(self, start: int) -> _Members | None:
-        opening = self._text[start]
-        if opening == "{":
-            members: _Members | None = self._object_members(start)
-        elif opening == "[":
-            members = self._array_members(start)
+    def _member(self, start: int, token: str) -> OffsetSpan | None:
+        """The member `token` (a key, or an array index) of the value at `start`, or None."""
+        indexed = self._members
+        if start in indexed:
+            members = indexed[start]
         else:
-            members = None
-        self._members[start] = members
-        return members
+            opening = self._text[start]
+            members = indexed[start] = _Members({} if opening == "{" else None, start) if opening in "{[" else None
+        if members is None:
+            return None
+        names = members.names
+        if names is not None:
+            number = names.get(token)
+            if number is None and members.resume >= 0:
+                self._scan(members, token)
+                number = names.get(token)
+            if number is None:
+                return None
+        elif _ARRAY_INDEX.match(token):
+            number = int(token)
+            if number * 4 >= len(members.offsets) and members.resume >= 0:
+                self._scan(members, number)
+        else:
+            return None
+        at = number * 4
+        offsets = members.offsets
+        if at >= len(offsets):
+            return None
+        return offsets[at], offsets[at + 1], offsets[at + 2], offsets[at + 3]
 
-    def _object_members(self, start: int) -> _Members:
-        text, skip_value, next_member = self._text, self._skip_value, _JSON_MEMBER.match
-        names: dict[str, int] = {}
-        offsets: list[int] = []
-        add_offsets = offsets.extend
-        position = start + 1
+    def _scan(self, members: _Members, wanted: str | int) -> None:
+        """Scan a container's members on to the one `wanted` (an object's key, an array's index), or to its end.
+
+        The wanted member's value is not skipped if it is a container (its end is `_NOT_SKIPPED`).
+        """
+        text, skip_value, names, offsets = self._text, self._skip_value, members.names, members.offsets
+        next_member = _JSON_ELEMENT.match if names is None else _JSON_MEMBER.match
+        position = members.resume
+        if offsets and offsets[-1] == _NOT_SKIPPED:  # the member wanted last time: skip its value now
+            position = offsets[-1] = skip_value(text, offsets[-2])[1]
+        scanned: list[int] = []  # the members' offsets, added to the array in one go
+        elements_wanted = (wanted + 1) * 4 - len(offsets) if isinstance(wanted, int) else -1  # offsets to add
         while (match := next_member(text, position)) is not None:
-            key = match.group(1)
-            if "\\" in key:
-                key = scanstring(text, match.start(1))[0]
-            names[sys.intern(key)] = len(names)  # keys repeat across tools: share them
-            value = match.lastindex
-            if value == 1:  # a container: the C scanner finds where it ends
-                position = skip_value(text, match.end())[1]
-                add_offsets((match.start(1) - 1, match.end(1) + 1, match.end(), position))
+            value = match.lastindex  # 1: a container starts where the match ends; 2: a string; 3: a scalar
+            position = match.end()
+            value_start = position if value == 1 else match.start(value)  # type: ignore[arg-type]
+            value_end = _NOT_SKIPPED if value == 1 else position
+            if names is None:
+                scanned += (-1, -1, value_start, value_end)
+                found = len(scanned) == elements_wanted
             else:
-                position = match.end()
-                add_offsets((match.start(1) - 1, match.end(1) + 1, match.start(value), position))  # type: ignore[arg-type]
-        return _Members(names, offsets)
-
-    def _array_members(self, start: int) -> _Members:
-        text, skip_value, next_element = self._text, self._skip_value, _JSON_ELEMENT.match
-        offsets: list[int] = []
-        add_offsets = offsets.extend
-        position = start + 1
-        while (match := next_element(text, position)) is not None:
-            value = match.lastindex
-            if value is None:  # a container: the C scanner finds where it ends
-                position = skip_value(text, match.end())[1]
-                add_offsets((-1, -1, match.end(), position))
-            else:
-                position = match.end()
-                add_offsets((-1, -1, match.start(value), position))
-        return _Members(None, offsets)
+                key = match.group(1)
+                if "\\" in key:
+                    key = scanstring(text, match.start(1))[0]
+                names[sys.intern(key)] = len(names)  # keys repeat across tools: share them
+                scanned += (match.start(1) - 1, match.end(1) + 1, value_start, value_end)
+                found = key == wanted
+            if found:
+                break
+            if value == 1:
+                position = scanned[-1] = skip_value(text, position)[1]
+        else:
+            position = -1  # the closing bracket
+        offsets.fromlist(scanned)
+        members.resume = position
 
 
 def _error_at(text: str, message: str, offset: int) -> LoadError:
