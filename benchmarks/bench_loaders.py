@@ -3,8 +3,9 @@
 Run: python benchmarks/bench_loaders.py [--repeat 5] [--tools 10000] [--yaml-tools 1000]
 
 Prints median wall and CPU times over --repeat runs for: decoding the bytes, `load_json` (the C
-json module plus duplicate-key and depth checks), the first `locate()` (which indexes the
-containers on its path), locating two values in every tool, a later `locate()`, and `load_yaml`
+json module plus duplicate-key and depth checks), the first `locate()` (which scans the
+containers on its path), locating two values in every tool, four as rule findings do (a
+schema's span and members deep inside it), a later `locate()`, and `load_yaml`
 (data and positions in one pass; libyaml events, and ruamel.yaml's for comparison) on a smaller
 YAML file, plus the memory of the position index. Loading rates are in MB per CPU second.
 """
@@ -119,6 +120,17 @@ def main() -> None:
             document.positions.locate(f"/{index}/function/parameters/required/0")
 
     show("locate in every tool", median_seconds(locate_every_tool, args.repeat))
+
+    def locate_like_findings() -> None:
+        """What rule findings ask of every tool: a schema's span, keys and values deep in it."""
+        document = load_json(text, "bench.json")
+        for index in range(args.tools):
+            document.positions.locate(f"/{index}/function/parameters")
+            document.positions.locate(f"/{index}/function/parameters/properties/limit", key=True)
+            document.positions.locate(f"/{index}/function/parameters/properties/status/enum/2")
+            document.positions.locate(f"/{index}/function/description")
+
+    show("locate like findings", median_seconds(locate_like_findings, args.repeat))
     document = load_json(text, "bench.json")
     document.positions.locate(last)
     show("later locate()", median_seconds(lambda: document.positions.locate(last, key=True), 1000), 1e6, "µs")
