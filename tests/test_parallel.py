@@ -76,6 +76,24 @@ def test_a_large_tool_set_split_between_workers_gives_identical_output(
     assert {f["code"] for f in json.loads(outputs["1"])} >= {"SL104", "SL309"}
 
 
+def test_while_workers_run_the_set_rules_math_uses_one_thread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """numpy's BLAS and torch size their pools from these at import; a value the user set is kept."""
+    monkeypatch.chdir(tmp_path)
+    make_repo(tmp_path, 1)
+    monkeypatch.setattr(engine, "SPLIT_MIN_TOOLS", 2)
+    for name in engine._MATH_THREAD_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("MKL_NUM_THREADS", "3")
+    CliRunner().invoke(main, ["check", ".", "--jobs", "1"])
+    assert "OPENBLAS_NUM_THREADS" not in os.environ  # no workers, no limit
+    CliRunner().invoke(main, ["check", ".", "--jobs", "2"])
+    assert (os.environ["OPENBLAS_NUM_THREADS"], os.environ["OMP_NUM_THREADS"], os.environ["MKL_NUM_THREADS"]) == (
+        "1",
+        "1",
+        "3",
+    )
+
+
 _TEST_PROCESS = os.getpid()
 _slices_run_here: list[tuple[int, int]] = []
 _slice_diagnostics = engine._tool_slice_diagnostics
