@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from schemalint.diagnostics import Finding
 from schemalint.model import Severity, Tool, ToolSet
@@ -104,5 +104,5 @@ def _message(later: Tool, earlier: Tool, score: float, backend: str) -> str:
         f"`{later.display_name}` and `{earlier.display_name}` describe near-duplicate jobs "
         f"(score {score:.2f}, {backend} embeddings): a model may call either for the same request; "
         f"merge them, or say in each description when to use it and name the other "
-        f"(e.g. \"... ; for <case> use {earlier.display_name}\")"
+        f'(e.g. "... ; for <case> use {earlier.display_name}")'
     )
