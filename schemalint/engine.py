@@ -336,18 +336,20 @@ def lint_source(
     options = options or LintOptions()
     path = Path(filename)
     config = ConfigResolver(options).for_path(resolve_path(path))
-    source = load_source(display_path(path), text, config, True, options.skip_non_tool_files)
-    return run_rules([source], cache=cache)
+    with paused_gc():
+        source = load_source(display_path(path), text, config, True, options.skip_non_tool_files)
+        return run_rules([source], cache=cache)
 
 
 def lint_documents(documents: Iterable[Document], config: Config) -> LintResult:
     """Lint documents that were not read from files (a live MCP server, a git revision)."""
     sources = []
-    for document in documents:
-        source = SourceResult(document.path, config, document)
-        source.tools = detect_tools(document)
-        sources.append(source)
-    return run_rules(sources)
+    with paused_gc():
+        for document in documents:
+            source = SourceResult(document.path, config, document)
+            source.tools = detect_tools(document)
+            sources.append(source)
+        return run_rules(sources)
 
 
 def toolset_key(path: str, config: Config) -> str:

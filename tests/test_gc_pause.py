@@ -1,4 +1,6 @@
 import gc
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -51,3 +53,25 @@ def test_objects_a_host_froze_stay_frozen(collector_on):
         assert gc.get_freeze_count() == frozen
     finally:
         gc.unfreeze()
+
+
+def test_the_editor_and_live_server_entry_points_lint_with_collection_paused(
+    monkeypatch: pytest.MonkeyPatch, collector_on: None
+) -> None:
+    from schemalint import engine
+    from schemalint.config import Config
+    from schemalint.loaders.jsonyaml import load_json
+
+    seen: list[bool] = []
+    real_run_rules = engine.run_rules
+
+    def recording_run_rules(*args: Any, **kwargs: Any) -> engine.LintResult:
+        seen.append(gc.isenabled())
+        return real_run_rules(*args, **kwargs)
+
+    monkeypatch.setattr(engine, "run_rules", recording_run_rules)
+    tools = '[{"name": "get_item", "description": "Get an item.", "parameters": {"type": "object"}}]'
+    engine.lint_source(tools, "tools.json")
+    engine.lint_documents([load_json(tools, "tools.json")], Config(root=Path.cwd()))
+    assert seen == [False, False]
+    assert gc.isenabled()
