@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import sys
 from pathlib import Path
 from unittest import mock
 
@@ -121,3 +123,17 @@ def test_sl502_findings_are_the_same_on_both_paths(
     big = similar_pairs(tools, settings, threshold, top_k)
     assert small.pairs and big.pairs == small.pairs
     assert any(tool[1] != tool[1].encode("ascii", "ignore").decode() for tool in tools)  # Chinese among them
+
+
+@pytest.mark.parametrize(("texts", "preset", "expected"), [(1000, None, "1"), (1000, "4", "4"), (50_000, None, None)])
+def test_numpy_blas_runs_on_one_thread_for_sets_it_cannot_speed_up(
+    monkeypatch: pytest.MonkeyPatch, texts: int, preset: str | None, expected: str | None
+) -> None:
+    from schemalint.similarity.compare import one_blas_thread_for
+
+    monkeypatch.delitem(sys.modules, "numpy", raising=False)  # as if not imported yet (restored after)
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    if preset is not None:
+        monkeypatch.setenv("OPENBLAS_NUM_THREADS", preset)
+    one_blas_thread_for(texts)
+    assert os.environ.get("OPENBLAS_NUM_THREADS") == expected
