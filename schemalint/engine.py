@@ -20,6 +20,7 @@ from schemalint.dialects import ACCEPTED_SHAPES, detect_tools
 from schemalint.gc_pause import paused_gc
 from schemalint.loaders import Document, LoadError
 from schemalint.loaders.discover import SourceFile, discover, matches_any, resolve_path, source_format
+from schemalint.math_threads import one_math_thread
 from schemalint.model import SchemaNode, Severity, Span, Tool, ToolSet, parent_pointer
 from schemalint.rules import RuleEntry, match_selector, rules_by_code
 from schemalint.rules.base import LintContext, NodeRule, Nodes, Rule, Scope, ToolRule, ToolSetRule
@@ -488,19 +489,6 @@ SPLIT_SLICES_PER_JOB = 8
 _split_state: tuple[list[tuple[ToolSet, list[SourceResult], LintContext]], Callable[[Config], RuleSet]] | None = None
 
 
-#: what sizes the thread pools of the set rules' math libraries (numpy's BLAS, torch) when they are imported
-_MATH_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
-
-
-def _one_math_thread() -> None:
-    """While the workers have the other cores, the set rules' math (SL502's matrix products, torch)
-    runs on one thread here: their default, a thread per core, competes with the workers, and
-    OpenBLAS's spin-waiting burns CPU (10,000 tools at --jobs 2: 1.5 s more CPU, 2 s more wall).
-    A setting of the user's wins; a library imported before the fork keeps its pool."""
-    for name in _MATH_THREAD_VARIABLES:
-        os.environ.setdefault(name, "1")
-
-
 class _SplitToolRules:
     """The tool and node rules of each large tool set, in slices of tools shared between this
     process and `jobs - 1` forked workers.
@@ -537,7 +525,9 @@ class _SplitToolRules:
             for source in groups[index][1]:
                 _index_positions(source)
         self.pool = ProcessPoolExecutor(jobs - 1, mp_context=multiprocessing.get_context("fork"))
-        _one_math_thread()
+        # the set rules' math (SL502's matrix products, torch) leaves the other cores to the workers:
+        # 10,000 tools at --jobs 2 took 1.5 s more CPU and 2 s more wall with a thread per core
+        one_math_thread()
         for index in large:
             count = len(groups[index][0].tools)
             parts = min(count, jobs * SPLIT_SLICES_PER_JOB)

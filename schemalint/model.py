@@ -101,10 +101,7 @@ def unescape_pointer_token(token: str) -> str:
 
 def join_pointer(base: str, *tokens: str | int) -> str:
     for token in tokens:
-        if isinstance(token, str) and "~" not in token and "/" not in token:  # the common case, without a call
-            base = f"{base}/{token}"
-        else:
-            base = f"{base}/{escape_pointer_token(token)}"
+        base = f"{base}/{escape_pointer_token(token)}"
     return base
 
 
@@ -316,13 +313,16 @@ def _schema_node_list(tool: Tool, root: JSON, pointer: str) -> list[SchemaNode]:
                 if keyword in _MAP_KEYWORDS:
                     named = keyword == "properties"
                     for key, sub in value.items():
-                        token = (
-                            key
-                            if isinstance(key, str) and "~" not in key and "/" not in key
-                            else escape_pointer_token(key)
-                        )
                         children.append(
-                            SchemaNode(tool, sub, f"{prefix}/{token}", key if named else None, depth, node, keyword)
+                            SchemaNode(
+                                tool,
+                                sub,
+                                f"{prefix}/{escape_pointer_token(key)}",
+                                key if named else None,
+                                depth,
+                                node,
+                                keyword,
+                            )
                         )
                 elif keyword not in _LIST_KEYWORDS:
                     children.append(SchemaNode(tool, value, prefix, None, depth, node, keyword))

@@ -15,6 +15,7 @@ from schemalint import engine
 from schemalint.cli import main
 from schemalint.diagnostics import Diagnostic
 from schemalint.engine import PARALLEL_MIN_FILES
+from schemalint.math_threads import MATH_THREAD_VARIABLES
 
 
 def make_repo(root: Path, files: int) -> None:
@@ -81,7 +82,7 @@ def test_while_workers_run_the_set_rules_math_uses_one_thread(tmp_path: Path, mo
     monkeypatch.chdir(tmp_path)
     make_repo(tmp_path, 1)
     monkeypatch.setattr(engine, "SPLIT_MIN_TOOLS", 2)
-    for name in engine._MATH_THREAD_VARIABLES:
+    for name in MATH_THREAD_VARIABLES:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("MKL_NUM_THREADS", "3")
     CliRunner().invoke(main, ["check", ".", "--jobs", "1"])

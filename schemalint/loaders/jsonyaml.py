@@ -377,6 +377,15 @@ class JsonOffsets:
         #: their tool's prefixes. Bounded: keeping every pointer of a 10,000-tool file costs 16 MB.
         #: An ancestor's value end may be `_NOT_SKIPPED`.
         self._found: dict[str, OffsetSpan | None] = {"": self._root}
+        #: where a container value that was left `_NOT_SKIPPED` ends, once skipped: its span and a
+        #: later sibling may both be asked for, in either order, and the value is skipped only once
+        self._value_ends: dict[int, int] = {}
+
+    def _value_end(self, start: int) -> int:
+        end = self._value_ends.get(start)
+        if end is None:
+            end = self._value_ends[start] = self._skip_value(self._text, start)[1]
+        return end
 
     def find(self, pointer: str) -> OffsetSpan | None:
         found = self._found
@@ -400,7 +409,7 @@ class JsonOffsets:
                     entry = member(entry[2], unescape_pointer_token(token))
                 found[known] = entry
         if entry is not None and entry[3] == _NOT_SKIPPED:  # its span is asked for: skip it now
-            entry = found[pointer] = (entry[0], entry[1], entry[2], self._skip_value(self._text, entry[2])[1])
+            entry = found[pointer] = (entry[0], entry[1], entry[2], self._value_end(entry[2]))
         return entry
 
     def _member(self, start: int, token: str) -> OffsetSpan | None:
@@ -442,7 +451,7 @@ class JsonOffsets:
         next_member = _JSON_ELEMENT.match if names is None else _JSON_MEMBER.match
         position = members.resume
         if offsets and offsets[-1] == _NOT_SKIPPED:  # the member wanted last time: skip its value now
-            position = offsets[-1] = skip_value(text, offsets[-2])[1]
+            position = offsets[-1] = self._value_end(offsets[-2])
         scanned: list[int] = []  # the members' offsets, added to the array in one go
         elements_wanted = (wanted + 1) * 4 - len(offsets) if isinstance(wanted, int) else -1  # offsets to add
         while (match := next_member(text, position)) is not None:
@@ -525,7 +534,7 @@ _SCALAR_TAGS = {f"{_CORE}{name}" for name in ("str", "null", "bool", "int", "flo
 #: compiled when a YAML file first needs them, not by every JSON run
 _NULL = LazyPattern(r"(?:~|null|Null|NULL|)\Z")
 _BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
-_INT = re.compile(r"[-+]?[0-9]+\Z")  # also read by the JSON number checks
+_INT = LazyPattern(r"[-+]?[0-9]+\Z")
 _INT_OCTAL = LazyPattern(r"0o[0-7]+\Z")
 _INT_HEX = LazyPattern(r"0x[0-9a-fA-F]+\Z")
 _FLOAT = LazyPattern(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")

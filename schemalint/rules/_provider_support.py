@@ -76,17 +76,6 @@ def _broken_name_rows(name: str, target: str, subject: str) -> tuple[Row, ...]:
     return tuple(r for r in rows_for(target, Kind.NAME) if r.key == subject and not compiled(r.value).match(name))
 
 
-@lru_cache(maxsize=8192)
-def _accepted_by_tables(name: str, targets: tuple[str, ...], subject: str, length_limit: str) -> bool:
-    """Whether every target's own rules (no `target-limits` override) accept `name`, so that
-    `name_violations` would find nothing. Cached: the same property names recur in every tool."""
-    for target in targets:
-        bound = limit(target, length_limit)
-        if _broken_name_rows(name, target, subject) or (bound is not None and len(name) > bound.value):
-            return False
-    return True
-
-
 def describe(violations: Iterable[Violation]) -> str:
     """`OpenAI (reason; reason), Gemini (reason)`: one clause per target, in order."""
     by_target: dict[str, list[str]] = {}
@@ -118,8 +107,6 @@ def name_finding(
     """The SL103/SL107 finding for `name` (a tool name or property key), or None when every target accepts it."""
     targets = base_targets(tool, context)
     length_limit = f"max-{subject.removeprefix('nested-')}-length"
-    if "target-limits" not in context.settings and _accepted_by_tables(name, targets, subject, length_limit):
-        return None  # the common case, answered once per name
     violations = [
         v for target in targets for v in name_violations(name, tool, target, subject, length_limit, context.settings)
     ]

@@ -5,7 +5,7 @@ from collections.abc import Iterable
 from schemalint.diagnostics import Finding
 from schemalint.model import SchemaNode, Severity
 from schemalint.rules.base import LintContext, NodeRule, Nodes
-from schemalint.text import named_property, split_name, text_states_date_format
+from schemalint.text import is_constrained_string, named_property, split_name, text_states_date_format
 
 #: Name words that make a string a date or time.
 DATE_WORDS = frozenset(
@@ -77,7 +77,7 @@ class DatetimeWithoutFormat(NodeRule):
         if prop is None or "string" not in prop.types or not looks_like_datetime(prop.name):
             return
         schema = prop.schema
-        if any(key in schema for key in ("format", "pattern", "enum", "const", "examples")):
+        if is_constrained_string(schema) or "examples" in schema:
             return
         default = schema.get("default")
         if text_states_date_format(prop.description) or (isinstance(default, str) and text_states_date_format(default)):

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from schemalint.math_threads import one_math_thread
 from schemalint.similarity.embed import embed_texts
 from schemalint.similarity.scoring import CALIBRATION, PARAMETER_BONUS, PairScore, cross_language, score_pair, tool_view
 
@@ -31,7 +31,7 @@ def one_blas_thread_for(count: int) -> None:
     the default pool, 0.97 s / 0.88 s with one thread. A setting of the user's, or a numpy already
     imported by a host program, is left as it is."""
     if count <= SINGLE_THREAD_TEXTS and "numpy" not in sys.modules:
-        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+        one_math_thread(("OPENBLAS_NUM_THREADS",))
 
 
 def cosine_floor(threshold: float, backend: str) -> float:
