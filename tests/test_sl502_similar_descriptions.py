@@ -181,3 +181,18 @@ def test_cache_dir_env_moves_the_default_cache_only(monkeypatch: pytest.MonkeyPa
     assert settings_cache_dir({"cache-dir": ""}) is None
     monkeypatch.delenv("SCHEMALINT_CACHE_DIR")
     assert settings_cache_dir({"cache-dir": ".schemalint_cache"}) == Path(".schemalint_cache")
+
+
+def test_factors_are_rounded_like_round() -> None:
+    from schemalint.similarity.scoring import PairScore, rounded_factor
+
+    for value in (1 / 3, 2 / 3, 0.55, 0.85, 0.03125, 0.99995, 0.0, 1.0):
+        assert rounded_factor(value) == round(value, 4)
+    data = PairScore(0.123456, -0.00001, 0.5, 1 / 3, 0.15, 2 / 7).as_data()
+    assert data == {
+        "score": 0.1235,
+        "cosine": -0.0,
+        "action_factor": 0.3333,
+        "boundary_factor": 0.15,
+        "parameter_overlap": 0.2857,
+    }

@@ -3,7 +3,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from schemalint.diagnostics import Finding
-from schemalint.model import Severity, Tool, ToolSet
+from schemalint.model import Severity, ToolSet
 from schemalint.rules.base import LintContext, ToolSetRule, rule_options
 
 
@@ -84,25 +84,21 @@ class SimilarDescriptions(ToolSetRule):
             threshold=self.options.threshold,
             top_k=None if self.options.threshold <= 0 else self.options.max_pairs_per_tool,
         )
+        names = [t.display_name for t in tools]  # once per tool: a tool can be in many pairs
         for first, second, score in result.pairs:
             earlier, later = tools[first], tools[second]
             data = score.as_data()  # extended in place: a set of 10k tools can have 30k+ pairs
-            data.update(
-                backend=result.backend, sibling=earlier.display_name, sibling_pointer=earlier.pointer, path=later.path
-            )
+            data.update(backend=result.backend, sibling=names[first], sibling_pointer=earlier.pointer, path=later.path)
             if result.notice:
                 data["backend_notice"] = result.notice
-            yield Finding(_message(later, earlier, score.score, result.backend), _pointer(later), data=data)
+            message = _message(names[second], names[first], score.score, result.backend)
+            yield Finding(message, later.description_pointer or later.pointer, data=data)
 
 
-def _pointer(tool: Tool) -> str:
-    return tool.description_pointer or tool.pointer
-
-
-def _message(later: Tool, earlier: Tool, score: float, backend: str) -> str:
+def _message(later: str, earlier: str, score: float, backend: str) -> str:
     return (
-        f"`{later.display_name}` and `{earlier.display_name}` describe near-duplicate jobs "
+        f"`{later}` and `{earlier}` describe near-duplicate jobs "
         f"(score {score:.2f}, {backend} embeddings): a model may call either for the same request; "
         f"merge them, or say in each description when to use it and name the other "
-        f'(e.g. "... ; for <case> use {earlier.display_name}")'
+        f'(e.g. "... ; for <case> use {earlier}")'
     )

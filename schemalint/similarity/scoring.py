@@ -21,6 +21,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from schemalint.similarity.actions import CJK, Action, action_affinity, identifier_words, tool_action
@@ -142,10 +143,18 @@ class PairScore(NamedTuple):
         return {
             "score": round(self.score, 4),
             "cosine": round(self.cosine, 4),
-            "action_factor": round(self.action, 4),
-            "boundary_factor": round(self.boundary, 4),
-            "parameter_overlap": round(self.parameters, 4),
+            "action_factor": rounded_factor(self.action),
+            "boundary_factor": rounded_factor(self.boundary),
+            "parameter_overlap": rounded_factor(self.parameters),
         }
+
+
+@lru_cache(maxsize=4096)
+def rounded_factor(value: float) -> float:
+    """`round(value, 4)` of a score factor, cached: `round` with digits goes through decimal strings
+    (about 1 us), and the factors take few distinct values in a set (table constants, ratios of
+    small parameter counts), so a 10k-tool set's 35k findings mostly hit the cache (5x cheaper)."""
+    return round(value, 4)
 
 
 def cross_language(a: ToolView, b: ToolView) -> bool:
