@@ -21,7 +21,7 @@ from schemalint.gc_pause import paused_gc
 from schemalint.loaders import Document, LoadError
 from schemalint.loaders.discover import SourceFile, discover, matches_any, resolve_path, source_format
 from schemalint.math_threads import one_math_thread
-from schemalint.model import SchemaNode, Severity, Span, Tool, ToolSet, parent_pointer
+from schemalint.model import SchemaNode, Severity, Span, Tool, ToolSet, is_mapping, parent_pointer, schema_types
 from schemalint.rules import RuleEntry, match_selector, rules_by_code
 from schemalint.rules.base import LintContext, NodeRule, Nodes, Rule, Scope, ToolRule, ToolSetRule
 from schemalint.targets import resolve_targets
@@ -31,6 +31,7 @@ TOOL_MARKERS = ("parameters", "input_schema", "inputSchema", "function")
 _START = Span(1, 1, 1, 1)
 #: the scopes of the rules RuleSet runs; the others are emitted by the engine or by `schemalint diff`
 _CHECKING_SCOPES = (Scope.NODE, Scope.TOOL, Scope.TOOLSET)
+_NO_KEYWORDS: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -135,17 +136,22 @@ class RuleSet:
         self.severities = {code: s.severity for code, s in config.rules.items() if s.severity is not None}
         self.tool_rules = [r for r in self.instances if isinstance(r, ToolRule)]
         self.node_rules = [r for r in self.instances if isinstance(r, NodeRule)]
-        self._node_rules_by_filters: dict[frozenset[Nodes], list[NodeRule]] = {}
+        #: the keywords some node rule is dispatched on (NodeRule.keywords)
+        self._dispatch_keywords = frozenset().union(*(r.keywords for r in self.node_rules))
+        self._node_rules_by_kind: dict[tuple[frozenset[Nodes], frozenset[str], frozenset[str]], list[NodeRule]] = {}
         self.toolset_rules = [r for r in self.instances if isinstance(r, ToolSetRule)]
         #: what the rules' findings depend on besides the tool (FindingCache keys)
         self.fingerprint = repr(config)
 
     def node_rules_for(self, node: SchemaNode) -> list[NodeRule]:
-        """The node rules whose `nodes` filter `node` passes, in rule order."""
-        passed = Nodes.of(node)
-        rules = self._node_rules_by_filters.get(passed)
+        """The node rules that want `node` (NodeRule.wants), in rule order; the answer is kept per kind
+        of node (filters passed, schema types, dispatch keywords present), and a run has few kinds."""
+        schema = node.schema
+        keywords = self._dispatch_keywords.intersection(schema) if is_mapping(schema) else _NO_KEYWORDS
+        kind = (Nodes.of(node), schema_types(schema), keywords)
+        rules = self._node_rules_by_kind.get(kind)
         if rules is None:
-            rules = self._node_rules_by_filters[passed] = [r for r in self.node_rules if r.nodes in passed]
+            rules = self._node_rules_by_kind[kind] = [r for r in self.node_rules if r.wants(*kind)]
         return rules
 
     def severity(self, rule: type[Rule], finding: Finding) -> Severity:

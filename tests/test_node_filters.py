@@ -1,8 +1,9 @@
 """The engine's shortcuts must not change what the rules report.
 
-A NodeRule's `nodes` filter lets the engine skip nodes the rule cannot report on; these tests call
-every node rule on every node of arbitrary and hand-written schemas and check that a skipped node
-never has a finding. They also check the caches the rules share (walked nodes, split names).
+A NodeRule's `nodes`, `types` and `keywords` filters (NodeRule.wants) let the engine skip nodes the
+rule cannot report on; these tests call every node rule on every node of arbitrary and hand-written
+schemas and check that a skipped node never has a finding. They also check the caches the rules share
+(walked nodes, split names).
 """
 
 from __future__ import annotations
@@ -43,6 +44,12 @@ AWKWARD_SCHEMA = {
         "ids": {"type": "array", "items": {"type": "string", "oneOf": [{"const": "a"}, {"type": "null"}]}},
         "bad name!": {"$ref": "#/$defs/Nope"},
         "deep": {"type": "object", "properties": {"deeper": {"type": "object", "properties": {"a": {}}}}},
+        "loose": {"properties": {"page_size": {"type": "integer"}}},
+        "file_paths": {"type": "array", "items": {"type": "string"}},
+        "order_ids": {"type": ["array", "null"], "items": {"type": "string"}},
+        "amount": {"type": "NUMBER"},
+        "script": {"type": ["string", "null"]},
+        "status": {"type": "string", "allOf": [{"minLength": 1}]},
     },
     "anyOf": [{"required": ["x", "y"]}, {"type": "null"}],
     "$defs": {"thing": {"type": "object", "properties": {"status": {"type": "string"}}}},
@@ -57,7 +64,7 @@ def skipped_findings(schema: Any, dialect: Dialect) -> list[str]:
     wrong = []
     for node in tool.schema_nodes():
         for rule in NODE_RULES:
-            if rule.nodes not in Nodes.of(node):
+            if not rule.wants_node(node):
                 wrong.extend(f"{rule.code} at {node.pointer}: {f.message}" for f in rule.check(node, context))
     return wrong
 
@@ -65,6 +72,18 @@ def skipped_findings(schema: Any, dialect: Dialect) -> list[str]:
 def test_filters_skip_only_nodes_without_findings() -> None:
     for dialect in (Dialect.GENERIC, Dialect.GEMINI, Dialect.MCP):
         assert skipped_findings(AWKWARD_SCHEMA, dialect) == []
+
+
+def test_type_and_keyword_filters_skip_nodes() -> None:
+    """The filters do skip: a string property is not handed to the number rule, nor a schema without
+    `$ref` to the reference rule; an untyped object with `properties` still reaches SL303."""
+    tool = make_tool({"name": "t", "parameters": AWKWARD_SCHEMA})
+    nodes = {node.pointer: node for node in tool.schema_nodes()}
+    wanted = {rule.code: rule.wants_node for rule in NODE_RULES}
+    file_path, loose = nodes["/0/parameters/properties/file_path"], nodes["/0/parameters/properties/loose"]
+    assert not wanted["SL304"](file_path) and wanted["SL603"](file_path)
+    assert not wanted["SL308"](file_path) and wanted["SL308"](nodes["/0/parameters/properties/bad name!"])
+    assert wanted["SL303"](loose) and not wanted["SL302"](loose)
 
 
 def test_the_awkward_schema_reaches_every_filter() -> None:

@@ -9,11 +9,11 @@ from __future__ import annotations
 import dataclasses
 import enum
 import inspect
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Set
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
-from schemalint.model import SchemaNode, Severity, Tool, ToolSet, is_mapping
+from schemalint.model import SchemaNode, Severity, Tool, ToolSet, is_mapping, schema_types
 
 if TYPE_CHECKING:
     from typing_extensions import dataclass_transform
@@ -148,10 +148,34 @@ _PASSED = {
 }
 
 
+_NO_KEYWORDS: frozenset[str] = frozenset()
+
+
 class NodeRule(Rule):
     scope = Scope.NODE
     #: the nodes this rule can report on (see Nodes); the engine skips the others
     nodes: ClassVar[Nodes] = Nodes.ALL
+    #: narrower still (optional): the rule reports only on a schema that has one of these types (as
+    #: `schema_types` reads them) or one of these keywords; the engine skips the others. As with
+    #: `nodes`, `check` stays correct on any node. Both empty: every node `nodes` lets through.
+    types: ClassVar[frozenset[str]] = frozenset()
+    keywords: ClassVar[frozenset[str]] = frozenset()
+
+    @classmethod
+    def wants(cls, passed: frozenset[Nodes], types: frozenset[str], keywords: Set[str]) -> bool:
+        """Whether the engine calls `check` on a node that passes the `passed` filters (`Nodes.of`) and
+        whose schema has `types` and `keywords` (enough of them to include this rule's own)."""
+        if cls.nodes not in passed:
+            return False
+        if not cls.types and not cls.keywords:
+            return True
+        return not cls.types.isdisjoint(types) or not cls.keywords.isdisjoint(keywords)
+
+    @classmethod
+    def wants_node(cls, node: SchemaNode) -> bool:
+        """`wants` for one node (tests and benchmarks; the engine keeps the answers per kind of node)."""
+        keywords = frozenset(node.schema) if is_mapping(node.schema) else _NO_KEYWORDS
+        return cls.wants(Nodes.of(node), schema_types(node.schema), keywords)
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         raise NotImplementedError

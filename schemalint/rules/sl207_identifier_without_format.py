@@ -65,6 +65,7 @@ class IdentifierWithoutFormat(NodeRule):
     severity = Severity.INFO
     summary = "an id-like string parameter has no pattern, format or example"
     nodes = Nodes.NAMED_PROPERTIES
+    types = frozenset({"string", "array"})  # an id string, or an array of them
     Options = Options
 
     @cached_property

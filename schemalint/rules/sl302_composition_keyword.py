@@ -51,6 +51,7 @@ class CompositionKeyword(NodeRule):
     severity = Severity.WARNING
     summary = 'oneOf/anyOf/allOf/not; a nullable union gets the hint type: [T, "null"]'
     nodes = Nodes.OBJECTS
+    keywords = _COMPOSITION
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         schema = node.schema

@@ -44,6 +44,8 @@ class AdditionalPropertiesNotFalse(NodeRule):
     severity = Severity.WARNING
     summary = "an object schema lacks additionalProperties: false (error under strict)"
     nodes = Nodes.OBJECTS
+    types = frozenset({"object"})
+    keywords = frozenset({"properties"})  # an object schema may leave out `type`
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         schema = node.schema

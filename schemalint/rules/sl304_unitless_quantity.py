@@ -118,6 +118,7 @@ class UnitlessQuantity(NodeRule):
     severity = Severity.WARNING
     summary = "a numeric quantity (amount, duration, size, weight...) has no unit in its name or description"
     nodes = Nodes.NAMED_PROPERTIES
+    types = frozenset({"number", "integer"})
     Options = Options
 
     @cached_property

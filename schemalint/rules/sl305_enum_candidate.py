@@ -63,6 +63,7 @@ class EnumCandidate(NodeRule):
     severity = Severity.INFO
     summary = "a free string named status/state/type/kind/mode/sort/order/level/priority/currency... has no enum"
     nodes = Nodes.NAMED_PROPERTIES
+    types = frozenset({"string"})
     Options = Options
 
     @cached_property

@@ -81,6 +81,7 @@ class UnboundedCollection(NodeRule):
     severity = Severity.WARNING
     summary = "limit/count/page_size/top_k/max_results without maximum; array without maxItems"
     nodes = Nodes.NAMED_PROPERTIES
+    types = frozenset({"integer", "number", "array"})
     Options = Options
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:

@@ -71,6 +71,7 @@ class DatetimeWithoutFormat(NodeRule):
     severity = Severity.WARNING
     summary = "a date/time string has no format (date-time/date/time) and no stated ISO 8601 format"
     nodes = Nodes.NAMED_PROPERTIES
+    types = frozenset({"string"})
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         prop = named_property(node)

@@ -117,6 +117,7 @@ class RefProblem(NodeRule):
     severity = Severity.ERROR
     summary = "$ref unresolvable or remote (error); recursive or deeper than one hop (warning)"
     nodes = Nodes.OBJECTS
+    keywords = frozenset({"$ref"})
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         schema = node.schema

@@ -88,6 +88,7 @@ class UnconstrainedPath(NodeRule):
     severity = Severity.WARNING
     summary = "a path/file/dir/url parameter has no pattern, enum or format"
     nodes = Nodes.NAMED_PROPERTIES
+    types = frozenset({"string", "array"})  # a path string, or an array of them
     Options = Options
 
     @cached_property

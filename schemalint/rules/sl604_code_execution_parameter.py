@@ -71,6 +71,7 @@ class CodeExecutionParameter(NodeRule):
     severity = Severity.WARNING
     summary = "a parameter takes code, shell commands or SQL"
     nodes = Nodes.NAMED_PROPERTIES
+    types = frozenset({"string"})
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         prop = named_property(node)
