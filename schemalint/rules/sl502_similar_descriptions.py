@@ -76,6 +76,7 @@ class SimilarDescriptions(ToolSetRule):
 
     def check(self, toolset: ToolSet, context: LintContext) -> Iterable[Finding]:
         from schemalint.similarity.compare import similar_pairs
+        from schemalint.similarity.scoring import reported_parts
 
         tools = [t for t in toolset.tools if t.description and t.description.strip()]
         result = similar_pairs(
@@ -85,10 +86,22 @@ class SimilarDescriptions(ToolSetRule):
             top_k=None if self.options.threshold <= 0 else self.options.max_pairs_per_tool,
         )
         names = [t.display_name for t in tools]  # once per tool: a tool can be in many pairs
-        for first, second, score in result.pairs:
+        reported = reported_parts([score for _, _, score in result.pairs])
+        for (first, second, score), (rounded_score, cosine, action, boundary, overlap) in zip(
+            result.pairs, reported, strict=True
+        ):
             earlier, later = tools[first], tools[second]
-            data = score.as_data()  # extended in place: a set of 10k tools can have 30k+ pairs
-            data.update(backend=result.backend, sibling=names[first], sibling_pointer=earlier.pointer, path=later.path)
+            data = {
+                "score": rounded_score,
+                "cosine": cosine,
+                "action_factor": action,
+                "boundary_factor": boundary,
+                "parameter_overlap": overlap,
+                "backend": result.backend,
+                "sibling": names[first],
+                "sibling_pointer": earlier.pointer,
+                "path": later.path,
+            }
             if result.notice:
                 data["backend_notice"] = result.notice
             message = _message(names[second], names[first], score.score, result.backend)
