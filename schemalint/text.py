@@ -645,7 +645,7 @@ def poisoning_matches(text: str) -> list[tuple[str, str]]:
 def _scan_for_poisoning(text: str) -> tuple[tuple[str, str], ...]:
     found: list[tuple[str, str]] = []
     lowered = text.lower()
-    if len(lowered) == len(text) and not _ANY_TRIGGER.search(lowered):
+    if len(lowered) == len(text) and not any(map(lowered.__contains__, _ALL_TRIGGERS)):
         return ()  # no trigger word anywhere: no pattern can match (one scan instead of one per trigger)
     for category, pattern in POISONING_PATTERNS:
         # lower() may change the length of rare characters (`İ`): then offsets differ, so read everything
@@ -703,7 +703,8 @@ _POISONING_TRIGGERS: dict[str, tuple[str, ...]] = {
         "指令",
     ),
 }
-_ANY_TRIGGER = LazyPattern("|".join(re.escape(t) for triggers in _POISONING_TRIGGERS.values() for t in triggers))
+#: every trigger, looked for one by one with `str.__contains__`: about twice as fast as one regex alternation
+_ALL_TRIGGERS = tuple(dict.fromkeys(t for triggers in _POISONING_TRIGGERS.values() for t in triggers))
 _WINDOW = 300
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from schemalint.diagnostics import Finding
 from schemalint.model import Severity, Tool
-from schemalint.providers import BASE_TARGET, TARGETS, Kind, Row, compiled, label, limit, rows_for
+from schemalint.providers import BASE_TARGET, TARGETS, Kind, Limit, compiled, label, limit, rows_for
 from schemalint.rules.base import LintContext
 from schemalint.targets import finding_severity
 
@@ -59,21 +59,33 @@ def name_violations(
     name: str, tool: Tool, target: str, subject: str, length_limit: str, settings: Mapping[str, Any]
 ) -> list[Violation]:
     """Why `name` breaks `target`'s rule for `subject` (`tool-name`, `property-name`, ...)."""
-    found = [
-        Violation(target, f"{row.fix} (`{row.value}`)", finding_severity(tool, target, row.severity), row.source)
-        for row in _broken_name_rows(name, target, subject)
+    if settings and settings.get("target-limits"):
+        objections = _objections(name, target, subject, limit(target, length_limit, settings))
+    else:
+        objections = _table_objections(name, target, subject, length_limit)
+    return [
+        Violation(target, reason, finding_severity(tool, target, severity), source)
+        for reason, severity, source in objections
     ]
-    bound = limit(target, length_limit, settings)
+
+
+def _objections(name: str, target: str, subject: str, bound: Limit | None) -> tuple[tuple[str, Severity, str], ...]:
+    """(reason, severity before the tool's cap, source) of each name rule and length `bound` that `name` breaks."""
+    found = [
+        (f"{row.fix} (`{row.value}`)", row.severity, row.source)
+        for row in rows_for(target, Kind.NAME)
+        if row.key == subject and not compiled(row.value).match(name)
+    ]
     if bound is not None and len(name) > bound.value:
-        severity = finding_severity(tool, target, bound.severity)
-        found.append(Violation(target, f"at most {bound.value} characters, not {len(name)}", severity, bound.source))
-    return found
+        found.append((f"at most {bound.value} characters, not {len(name)}", bound.severity, bound.source))
+    return tuple(found)
 
 
 @lru_cache(maxsize=8192)
-def _broken_name_rows(name: str, target: str, subject: str) -> tuple[Row, ...]:
-    """The target's name rules for `subject` that `name` breaks (cached: the same property names recur)."""
-    return tuple(r for r in rows_for(target, Kind.NAME) if r.key == subject and not compiled(r.value).match(name))
+def _table_objections(name: str, target: str, subject: str, length_limit: str) -> tuple[tuple[str, Severity, str], ...]:
+    """`_objections` under the table's own limits (no `target-limits` in the config), cached: the same
+    property names recur in every tool."""
+    return _objections(name, target, subject, limit(target, length_limit))
 
 
 def describe(violations: Iterable[Violation]) -> str:
@@ -101,12 +113,18 @@ def portable_name(name: str, max_length: int = 64, *, allow_dash: bool = True) -
     return fixed[:max_length]
 
 
+@cache
+def _length_limit(subject: str) -> str:
+    """The limit on the length of a `subject` (`max-property-name-length` for nested ones too)."""
+    return f"max-{subject.removeprefix('nested-')}-length"
+
+
 def name_finding(
     what: str, name: str, tool: Tool, context: LintContext, subject: str, pointer: str, *, allow_dash: bool
 ) -> Finding | None:
     """The SL103/SL107 finding for `name` (a tool name or property key), or None when every target accepts it."""
     targets = base_targets(tool, context)
-    length_limit = f"max-{subject.removeprefix('nested-')}-length"
+    length_limit = _length_limit(subject)
     violations = [
         v for target in targets for v in name_violations(name, tool, target, subject, length_limit, context.settings)
     ]

@@ -81,8 +81,8 @@ class UndocumentedSideEffects(ToolRule):
         return ALL_VERBS | self.writing_verbs
 
     def check(self, tool: Tool, context: LintContext) -> Iterable[Finding]:
-        annotations = tool.annotations if isinstance(tool.annotations, dict) else {}
-        if any(isinstance(annotations.get(key), bool) for key in SIDE_EFFECT_ANNOTATIONS):
+        annotations = tool.annotations
+        if isinstance(annotations, dict) and any(isinstance(annotations.get(k), bool) for k in SIDE_EFFECT_ANNOTATIONS):
             return
         verb = action_verb(split_name(tool.name or ""), self.verbs)
         if verb not in self.writing_verbs:

@@ -92,13 +92,58 @@ _WELL_FORMED: dict[str, Callable[[Any], bool]] = {
 }
 
 
+#: keyword -> exact value types that are well-formed whatever the value (a plain string `description`, a
+#: dict or boolean sub-schema, ...): most values are, and an exact-type test costs less than a call
+_PLAINLY_WELL_FORMED: dict[str, tuple[type, ...]] = {
+    **dict.fromkeys(("minimum", "maximum"), (int, float)),
+    **dict.fromkeys(("exclusiveMinimum", "exclusiveMaximum"), (int, float, bool)),
+    **dict.fromkeys(_STRING, (str,)),
+    **dict.fromkeys((*_SCHEMA_VALUED, "items"), (dict, bool)),
+    **dict.fromkeys(("enum", "examples"), (list,)),
+    **dict.fromkeys(("uniqueItems", "readOnly", "writeOnly", "deprecated", "nullable"), (bool,)),
+    "type": (str,),
+}
+
+
 def malformed_keywords(schema: Mapping[str, Any]) -> list[str]:
     """Keywords whose value has the wrong JSON type for the meta-schema (a fast pre-check)."""
-    return [key for key, value in schema.items() if (well_formed := _WELL_FORMED.get(key)) and not well_formed(value)]
+    return [
+        key
+        for key, value in schema.items()
+        if (well_formed := _WELL_FORMED.get(key))
+        and type(value) not in _PLAINLY_WELL_FORMED.get(key, ())
+        and not well_formed(value)
+    ]
 
 
 #: the keywords whose values `_values_match_type` compares with `type`
 _TYPED_VALUES = frozenset(("enum", "default", "examples"))
+#: type name -> exact value types that match it (`_matches_type` decides the others, e.g. `1.0` or a bool)
+_PLAINLY_MATCHING: dict[str, tuple[type, ...]] = {
+    "string": (str,),
+    "integer": (int,),
+    "number": (int, float),
+    "boolean": (bool,),
+    "null": (type(None),),
+    "array": (list,),
+    "object": (dict,),
+}
+
+
+def _plainly_match_type(schema: Mapping[str, Any]) -> bool:
+    """Whether the `enum`, `default` and `examples` values of a one-type schema all have an exact type
+    that matches it (a fast pre-check for `_values_match_type`; False when unsure)."""
+    types = schema_types(schema)
+    plain = _PLAINLY_MATCHING.get(next(iter(types))) if len(types) == 1 else None
+    if plain is None:
+        return False
+    if "default" in schema and type(schema["default"]) not in plain:
+        return False
+    for keyword in ("enum", "examples"):
+        values = schema.get(keyword)
+        if isinstance(values, list) and not all(type(v) in plain for v in values):
+            return False
+    return True
 
 
 def _matches_type(value: Any, type_name: str) -> bool:
@@ -175,7 +220,7 @@ class InvalidSchema(NodeRule):
             yield from self._meta_schema(node, schema, malformed)
         if "required" in schema:
             yield from self._required(node, schema)
-        if "type" in schema and not _TYPED_VALUES.isdisjoint(schema):
+        if "type" in schema and not _TYPED_VALUES.isdisjoint(schema) and not _plainly_match_type(schema):
             yield from self._values_match_type(node, schema)
 
     def _type_names(self, node: SchemaNode, schema: Mapping[str, Any]) -> Iterable[Finding]:

@@ -10,7 +10,7 @@ from schemalint.rules.base import LintContext, NodeRule, Nodes
 from schemalint.text import named_property
 
 #: Keywords that give a property its type when `type` itself is absent.
-TYPE_GIVING = ("type", "enum", "const", "$ref", "anyOf", "oneOf", "allOf")
+TYPE_GIVING = frozenset(("type", "enum", "const", "$ref", "anyOf", "oneOf", "allOf"))
 #: A description that says any value is accepted makes the missing type deliberate.
 _ANY_VALUE = LazyPattern(r"\bany\s+(?:json\s+)?(?:value|type)\b|任意(?:类型|值)", re.IGNORECASE)
 
@@ -57,7 +57,7 @@ class MissingType(NodeRule):
         prop = named_property(node)
         if prop is None:
             return
-        if any(key in prop.schema for key in TYPE_GIVING) or _ANY_VALUE.search(prop.description):
+        if not TYPE_GIVING.isdisjoint(prop.schema) or _ANY_VALUE.search(prop.description):
             return
         yield Finding(
             f"property `{node.property_name}` has no `type`; the model may send any JSON value",

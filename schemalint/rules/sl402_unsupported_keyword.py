@@ -91,8 +91,12 @@ class UnsupportedKeyword(NodeRule):
         schema = node.schema
         if not is_mapping(schema):
             return
+        targets = ordered_targets(node.tool, context)
+        row_keywords, any_always = _rows_of(targets)
+        if not any_always and row_keywords.isdisjoint(schema):
+            return  # most schemas use no keyword any target has a row for
         reported: set[Row] = set()
-        for target in ordered_targets(node.tool, context):
+        for target in targets:
             by_keyword, always = _keyword_rows(target)
             if not always and by_keyword.keys().isdisjoint(schema):
                 continue  # most schemas use no keyword the target has a row for
@@ -183,6 +187,13 @@ def _keyword_rows(target: str) -> tuple[dict[str, tuple[Row, ...]], tuple[Row, .
         else:
             by_keyword.setdefault(row.key, []).append(row)
     return {k: tuple(v) for k, v in by_keyword.items()}, tuple(always)
+
+
+@cache
+def _rows_of(targets: tuple[str, ...]) -> tuple[frozenset[str], bool]:
+    """The keywords the targets have rows for, and whether some target has rows for every node."""
+    rows = [_keyword_rows(target) for target in targets]
+    return frozenset(k for by_keyword, _ in rows for k in by_keyword), any(always for _, always in rows)
 
 
 def _pointer(node: SchemaNode, keyword: str) -> str:

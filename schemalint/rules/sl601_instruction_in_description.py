@@ -8,20 +8,22 @@ from schemalint.rules.base import LintContext, ToolRule
 from schemalint.text import poisoning_matches
 
 
-def described_texts(tool: Tool) -> Iterator[tuple[str, str]]:
-    """(pointer, text) of every free text the model reads: the tool's description and title, the MCP
-    annotation title, and each `description`/`title` inside the parameters."""
+def described_texts(tool: Tool) -> Iterator[tuple[str, str | None, str]]:
+    """(pointer, key, text) of every free text the model reads: the tool's description and title, the
+    MCP annotation title, and each `description`/`title` inside the parameters. The text is at
+    `pointer` itself when `key` is None, else at its member `key` (joined only for a finding)."""
     if isinstance(tool.description, str) and tool.description_pointer is not None:
-        yield tool.description_pointer, tool.description
+        yield tool.description_pointer, None, tool.description
     annotations = tool.annotations
     if isinstance(annotations, dict) and isinstance(annotations.get("title"), str) and tool.annotations_pointer:
-        yield join_pointer(tool.annotations_pointer, "title"), annotations["title"]
+        yield tool.annotations_pointer, "title", annotations["title"]
     for node in tool.schema_nodes():
-        if isinstance(node.schema, dict):
-            for key in ("description", "title"):
-                value = node.schema.get(key)
-                if isinstance(value, str):
-                    yield join_pointer(node.pointer, key), value
+        schema = node.schema
+        if isinstance(schema, dict):
+            if isinstance(description := schema.get("description"), str):
+                yield node.pointer, "description", description
+            if isinstance(title := schema.get("title"), str):
+                yield node.pointer, "title", title
 
 
 class InstructionInDescription(ToolRule):
@@ -69,7 +71,7 @@ class InstructionInDescription(ToolRule):
     summary = "prompt-injection / tool-poisoning text in a description"
 
     def check(self, tool: Tool, context: LintContext) -> Iterable[Finding]:
-        for pointer, text in described_texts(tool):
+        for pointer, key, text in described_texts(tool):
             matches = poisoning_matches(text)
             if not matches:
                 continue
@@ -77,6 +79,6 @@ class InstructionInDescription(ToolRule):
             quoted = "; ".join(f'"{snippet.strip()}"' for _, snippet in matches)
             yield Finding(
                 f"possible tool poisoning ({categories}): {quoted}",
-                pointer,
+                pointer if key is None else join_pointer(pointer, key),
                 data={"categories": [c for c, _ in matches], "matches": [m for _, m in matches]},
             )
