@@ -26,10 +26,13 @@ if TYPE_CHECKING:
 #: more new texts than this show a progress bar (on a TTY only)
 PROGRESS_MIN_TEXTS = 300
 #: up to this many texts, vectors are rows of Python floats and the pairs are found without numpy.
-#: `benchmarks/bench_similarity.py --small-sets` measures the trade: the pure-Python pair search
-#: grows with the square of the texts (about 1 ms for 8, 31 ms for 64, 70 ms for 96, 157 ms for 128)
-#: while `import numpy` costs about 90 ms; 64 keeps the Python path well under the import.
-SMALL_SET_TEXTS = 64
+#: `benchmarks/bench_similarity.py --small-sets` measures the trade (CPU ms, static vectors of generated
+#: tools, SL502's defaults, a loaded 2-core machine): the pure-Python search (pairs.py: approximate
+#: cosines by big-integer arithmetic, exact ones for the few pairs left) costs 17 ms for 64 texts,
+#: 31 for 128, 120 for 256, 114 for 320, 143 for 384, against 160 to 166 for `import numpy` (143
+#: there) plus numpy's search. A cold run's pure-Python encoding is no slower either (256 texts:
+#: 174-219 ms against 238-299 with numpy).
+SMALL_SET_TEXTS = 320
 _BATCH = 256
 
 #: notices for the user (backend fallbacks), collected for the CLI to print once per run
@@ -86,20 +89,21 @@ def _model_key(backend: EmbeddingBackend, cache_dir: Path | None) -> str:
 def _encode(backend: EmbeddingBackend, texts: list[str], small: bool) -> Vectors:
     """Rows of Python floats for a small set, else a float32 matrix (with a progress bar on a terminal
     for many texts)."""
-    if small:
-        return backend.encode_rows(texts)
-    import numpy as np
-
+    encode = backend.encode_rows if small else backend.encode
     show = len(texts) > PROGRESS_MIN_TEXTS and sys.stderr.isatty()
     if not show:
-        return backend.encode(texts)
+        return encode(texts)
     parts = []
     for start in range(0, len(texts), _BATCH):
-        parts.append(backend.encode(texts[start : start + _BATCH]))
+        parts.append(encode(texts[start : start + _BATCH]))
         done = min(start + _BATCH, len(texts))
         sys.stderr.write(f"\rschemalint: embedding descriptions ({backend.name}) {done}/{len(texts)}")
         sys.stderr.flush()
     sys.stderr.write("\n")
+    if small:
+        return [row for part in parts for row in part]
+    import numpy as np
+
     return np.concatenate(parts)
 
 

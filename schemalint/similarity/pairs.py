@@ -1,8 +1,10 @@
 """Nearest-neighbour pairs among unit vectors, and their cosines.
 
 Vectors come in two forms (`Vectors`), and both give the same pairs with the same cosines:
-- a small set is a list of rows of Python floats: every pair's cosine is computed in pure Python,
-  so a small tool set never imports numpy (that import alone costs more than the whole lint);
+- a small set is a list of rows of Python floats, searched in pure Python, so a small tool set never
+  imports numpy (that import alone costs more than the whole lint): big-integer arithmetic gives
+  every pair's cosine approximately, with a proven error bound (`_GridDots`), which drops the pairs
+  that cannot be selected, and only the rest get their exact cosine;
 - a big set is a numpy float32 matrix: float32 products of the upper triangle (each pair once), in
   blocks of BLOCK_ROWS rows (so 10k tools fit in memory), find a superset of the candidates, wide
   enough for float32's rounding error, and the candidates' cosines are then computed exactly as the
@@ -21,7 +23,12 @@ candidate when either side keeps the other.
 
 from __future__ import annotations
 
+import heapq
+import itertools
+import math
 import operator
+import sys
+from array import array
 from functools import reduce
 from typing import TYPE_CHECKING
 
@@ -39,6 +46,18 @@ BLOCK_ROWS = 1024
 SAMPLE_ROWS = 1024
 #: float32 rounding of one product, relative to the magnitude of the sum (2**-24, with a factor 2 to spare)
 _FLOAT32_ERROR_PER_TERM = 2.0**-23
+#: more surviving pairs than this in the pure-Python path get their exact cosines from numpy:
+#: `import numpy` costs about as much as 5,000 `dot`s (threshold 0 asks for every pair)
+PYTHON_DOTS = 5000
+#: the pure-Python path's grid (`_GridDots`): the longest row is at most 2**_GRID_BITS steps long
+_GRID_BITS = 15
+#: a big integer's slot per pair: 32 bits, holding the integer dot plus _SLOT_OFFSET
+_SLOT_TYPE = next(code for code in "IL" if array(code).itemsize == 4)
+_SLOT_BYTES = 4
+_SLOT_OFFSET = 1 << 31
+_BIAS = 1 << 16
+#: rows per packed column: 96 slots of 32 bits stay within CPython's small-object allocator (512 bytes)
+_CHUNK_ROWS = 96
 
 
 def dot(left: Sequence[float], right: Sequence[float]) -> float:
@@ -69,19 +88,128 @@ def candidate_pairs(vectors: Vectors, floor: float, top_k: int | None) -> dict[t
 
 
 def _small_candidate_pairs(rows: list[list[float]], floor: float, keep_top: int | None) -> dict[tuple[int, int], float]:
+    """The pure-Python path. Approximate cosines with an error bound (`_GridDots`) drop the pairs that
+    cannot be selected; the survivors' cosines are then computed exactly (`dot`) and selected.
+
+    Why no pair that the exact rule keeps is dropped: let K_i be row i's k-th largest exact cosine
+    (over every j != i). If row i keeps j, then cos(i, j) >= floor and, with `top_k`, at most k - 1
+    other entries rank before j, so cos(i, j) >= K_i (ties included: every comparison is >=). The k
+    entries of row i with the largest approximations (the k-th of them `kth`) all have an exact cosine
+    of at least `kth - error`, so K_i >= kth - error. Hence cos(i, j) >= bar_i = max(floor, kth - error),
+    and the approximation of (i, j) is at least bar_i - error (`error` also covers the few float
+    roundings of the bars, each under 1e-15). A pair kept by row i or by row j therefore has an
+    approximation of at least min(bar_i, bar_j) - error, which is the survival test. Every pair a
+    row keeps survives, so among the survivors each row has the same first top_k, and the selection
+    below, applied to the survivors' exact cosines, gives what it gives on every pair."""
+    count = len(rows)
+    largest = max(math.hypot(*row) for row in rows)
+    if keep_top is None and floor <= -(largest**2) - 1e-9:  # every pair reaches the floor
+        survivors = [(left, right) for left in range(count) for right in range(left + 1, count)]
+    else:
+        survivors = _surviving_pairs(_GridDots(rows, largest), floor, keep_top)
+    if len(survivors) > PYTHON_DOTS:
+        import numpy as np
+
+        cosines = pair_cosines(np.array(rows, dtype=np.float32), survivors)  # the same bits
+    else:
+        cosines = pair_cosines(rows, survivors)
     neighbours: list[list[tuple[float, int]]] = [[] for _ in rows]
-    for left in range(len(rows)):
-        for right in range(left + 1, len(rows)):
-            cosine = dot(rows[left], rows[right])
-            if cosine >= floor:
-                neighbours[left].append((-cosine, right))
-                neighbours[right].append((-cosine, left))
+    for (left, right), cosine in zip(survivors, cosines, strict=True):
+        if cosine >= floor:
+            neighbours[left].append((-cosine, right))
+            neighbours[right].append((-cosine, left))
     pairs: dict[tuple[int, int], float] = {}
     for row, found in enumerate(neighbours):
         kept = sorted(found)[:keep_top] if keep_top is not None else found
         for negated, other in kept:
             pairs[(row, other) if row < other else (other, row)] = -negated
     return pairs
+
+
+def _surviving_pairs(approximate: _GridDots, floor: float, keep_top: int | None) -> list[tuple[int, int]]:
+    """The pairs (i < j) whose approximate cosine reaches bar_i - error or bar_j - error (see above)."""
+    rows = approximate.rows
+    error, scale = approximate.error, approximate.scale
+    survivors: set[tuple[int, int]] = set()
+    for row, values in enumerate(rows):
+        bar = floor
+        if keep_top is not None:  # the diagonal (0) is below every other slot, and keep_top < len(rows) - 1
+            bar = max(floor, scale * (heapq.nlargest(keep_top, values)[-1] - _SLOT_OFFSET) - error)
+        lowest = _SLOT_OFFSET + math.floor((bar - error) / scale)  # in slot units, rounded down
+        reached = itertools.compress(range(len(rows)), map(operator.ge, values, itertools.repeat(lowest)))
+        survivors.update((row, other) if row < other else (other, row) for other in reached if other != row)
+    return sorted(survivors)
+
+
+class _GridDots:
+    """Every pair's dot product, approximately and fast, without numpy. Each row is rounded to a grid
+    of integers g (the step a power of two, so scaling is exact; the longest row at most
+    2**_GRID_BITS steps), and row i's integer dots with a chunk of rows come out of one sum of
+    big-integer products, `sum(g_i[d] * column_d)`, where column_d holds the chunk's d-th grid
+    coordinates in 32-bit slots: several times faster than `dot`, pair for pair. `rows[i][j]` holds
+    `_SLOT_OFFSET + g_i . g_j` (0 on the diagonal, below every other slot), and
+    `scale * (rows[i][j] - _SLOT_OFFSET)` is within `error` of `dot(vectors[i], vectors[j])`."""
+
+    def __init__(self, vectors: list[list[float]], largest: float) -> None:
+        """`largest`: the largest row norm."""
+        dims = len(vectors[0])
+        step = 2.0 ** (math.ceil(math.log2(largest * (1 - 2**-20))) - _GRID_BITS) if largest > 0 else 1.0
+        self.scale = step * step
+        # each coordinate is rounded to the nearest step (the float sum below rounds it by < 2**-36 step)
+        residual = step * (0.5 + 2**-20) * math.sqrt(dims)
+        # x.y - (step g).(step h) = (step g).r_y + r_x.(step h) + r_x.r_y, with |step g| <= largest + residual;
+        # 1e-9 covers `dot`'s own rounding (< dims * 2**-53 * largest**2) and the bars' float roundings
+        self.error = (2 * (largest + residual) + residual) * residual + 1e-9 * max(1.0, largest * largest)
+        # |g| <= 2**15 + sqrt(dims) / 2, so |g_i . g_j| < 2**31 = _SLOT_OFFSET: each slot is in [0, 2**32);
+        # a coordinate plus _BIAS is in [0, 2**17], so the columns pack non-negative slots
+        to_grid = itertools.repeat(1 / step)
+        rounding = itertools.repeat(_BIAS + 0.5)  # then rounded down: to the nearest step
+        biased = [
+            list(map(math.floor, map(operator.add, map(operator.mul, row, to_grid), rounding))) for row in vectors
+        ]
+        sums = list(map(sum, biased))
+        starts = range(0, len(vectors), _CHUNK_ROWS)
+        # blocks[a, b]: the dots of chunk a's rows with chunk b's rows, one array per row of chunk a;
+        # computed for a <= b only (each chunk against itself and the chunks after it)
+        blocks: dict[tuple[int, int], list[array[int]]] = {}
+        for later, start in enumerate(starts):
+            segments = _chunk_dots(biased, sums, start)
+            for earlier, first in enumerate(starts[: later + 1]):
+                blocks[earlier, later] = segments[first : first + _CHUNK_ROWS]
+        self.rows: list[array[int]] = []
+        for chunk_index in range(len(starts)):
+            # the blocks left of the diagonal are the transposes of those above it (the dots are symmetric)
+            left = [list(zip(*blocks[earlier, chunk_index], strict=True)) for earlier in range(chunk_index)]
+            for offset in range(len(blocks[chunk_index, chunk_index])):
+                values = array(_SLOT_TYPE)
+                for block in left:
+                    values.extend(block[offset])
+                for later in range(chunk_index, len(starts)):
+                    values.extend(blocks[chunk_index, later][offset])
+                values[len(self.rows)] = 0  # a row is not its own neighbour
+                self.rows.append(values)
+
+
+def _chunk_dots(biased: list[list[int]], sums: list[int], start: int) -> list[array[int]]:
+    """The slots of every row up to the chunk's end (a chunk is _CHUNK_ROWS rows from `start`) with the
+    chunk's rows. `biased`: the grid rows g plus _BIAS (b); `sums`: their sums."""
+    dims = len(biased[0])
+    chunk = biased[start : start + _CHUNK_ROWS]
+    columns = [_packed(column) for column in zip(*chunk, strict=True)]
+    # sum_d (g_i + b)(g_j + b) = g_i . g_j + b * sums_i + b * sums_j - dims * b**2
+    chunk_sums = _packed(sums[start : start + _CHUNK_ROWS]) * _BIAS
+    ones = _packed([1] * len(chunk))
+    constant = _SLOT_OFFSET + dims * _BIAS * _BIAS
+    segments = []
+    for grid, total in zip(biased[: start + len(chunk)], sums, strict=False):
+        slots = sum(map(operator.mul, grid, columns)) - chunk_sums + (constant - _BIAS * total) * ones
+        segments.append(array(_SLOT_TYPE, slots.to_bytes(len(chunk) * _SLOT_BYTES, sys.byteorder)))
+    return segments
+
+
+def _packed(values: Sequence[int]) -> int:
+    """Non-negative integers below 2**32 as one big integer, values[n] in bits 32 n to 32 n + 31."""
+    return int.from_bytes(array(_SLOT_TYPE, values).tobytes(), sys.byteorder)
 
 
 def _block_candidate_pairs(vectors: np.ndarray, floor: float, keep_top: int | None) -> dict[tuple[int, int], float]:
