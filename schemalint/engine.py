@@ -32,6 +32,9 @@ _START = Span(1, 1, 1, 1)
 #: the scopes of the rules RuleSet runs; the others are emitted by the engine or by `schemalint diff`
 _CHECKING_SCOPES = (Scope.NODE, Scope.TOOL, Scope.TOOLSET)
 _NO_KEYWORDS: frozenset[str] = frozenset()
+#: (filters passed, schema types, dispatch keywords present, property name): see RuleSet.node_rules_for
+_NodeKind = tuple[frozenset[Nodes], frozenset[str], frozenset[str], str | None]
+_MAX_NODE_KINDS = 65_536
 
 
 @dataclass(frozen=True)
@@ -138,20 +141,26 @@ class RuleSet:
         self.node_rules = [r for r in self.instances if isinstance(r, NodeRule)]
         #: the keywords some node rule is dispatched on (NodeRule.keywords)
         self._dispatch_keywords = frozenset().union(*(r.keywords for r in self.node_rules))
-        self._node_rules_by_kind: dict[tuple[frozenset[Nodes], frozenset[str], frozenset[str]], list[NodeRule]] = {}
+        self._node_rules_by_kind: dict[_NodeKind, list[NodeRule]] = {}
         self.toolset_rules = [r for r in self.instances if isinstance(r, ToolSetRule)]
         #: what the rules' findings depend on besides the tool (FindingCache keys)
         self.fingerprint = repr(config)
 
     def node_rules_for(self, node: SchemaNode) -> list[NodeRule]:
-        """The node rules that want `node` (NodeRule.wants), in rule order; the answer is kept per kind
-        of node (filters passed, schema types, dispatch keywords present), and a run has few kinds."""
+        """The node rules that want `node` (NodeRule.wants and wants_name), in rule order. The answer is
+        kept per kind of node (filters passed, schema types, dispatch keywords present, property name):
+        property names recur across tools, so a run meets far fewer kinds than nodes."""
         schema = node.schema
         keywords = self._dispatch_keywords.intersection(schema) if is_mapping(schema) else _NO_KEYWORDS
-        kind = (Nodes.of(node), schema_types(schema), keywords)
+        kind = (Nodes.of(node), schema_types(schema), keywords, node.property_name)
         rules = self._node_rules_by_kind.get(kind)
         if rules is None:
-            rules = self._node_rules_by_kind[kind] = [r for r in self.node_rules if r.wants(*kind)]
+            if len(self._node_rules_by_kind) >= _MAX_NODE_KINDS:
+                self._node_rules_by_kind.clear()  # (names that never repeat: keep memory bounded)
+            passed, types, keywords, name = kind
+            rules = self._node_rules_by_kind[kind] = [
+                r for r in self.node_rules if r.wants(passed, types, keywords) and (name is None or r.wants_name(name))
+            ]
         return rules
 
     def severity(self, rule: type[Rule], finding: Finding) -> Severity:

@@ -50,6 +50,13 @@ AWKWARD_SCHEMA = {
         "amount": {"type": "NUMBER"},
         "script": {"type": ["string", "null"]},
         "status": {"type": "string", "allOf": [{"minLength": 1}]},
+        "page_token": {"type": "string", "description": "auth cursor"},
+        "session_key": {"type": "string", "description": "The auth key."},
+        "query": {"type": "string", "description": "SQL to execute"},
+        "country_code": {"type": "string"},
+        "expires_at": {"type": "string"},
+        "batch_size": {"type": "integer", "description": "Size of the data batch."},
+        "n": {"type": "integer"},
     },
     "anyOf": [{"required": ["x", "y"]}, {"type": "null"}],
     "$defs": {"thing": {"type": "object", "properties": {"status": {"type": "string"}}}},
@@ -84,6 +91,18 @@ def test_type_and_keyword_filters_skip_nodes() -> None:
     assert not wanted["SL304"](file_path) and wanted["SL603"](file_path)
     assert not wanted["SL308"](file_path) and wanted["SL308"](nodes["/0/parameters/properties/bad name!"])
     assert wanted["SL303"](loose) and not wanted["SL302"](loose)
+
+
+def test_name_filters_skip_properties() -> None:
+    """A rule about names is not handed a property whose name it has nothing to say about."""
+    tool = make_tool({"name": "t", "parameters": AWKWARD_SCHEMA})
+    nodes = {node.property_name: node for node in tool.schema_nodes() if node.property_name is not None}
+    wanted = {rule.code: {name for name, node in nodes.items() if rule.wants_node(node)} for rule in NODE_RULES}
+    assert {"api_key", "session_key"} <= wanted["SL605"] and "page_token" not in wanted["SL605"]
+    assert {"sql", "query"} <= wanted["SL604"] and "country_code" not in wanted["SL604"]
+    assert wanted["SL207"] == {"ids", "order_ids"} and wanted["SL307"] == {"created_at", "expires_at"}
+    assert {"x", "data"} <= wanted["SL106"] and "timeout" not in wanted["SL106"]
+    assert "timeout" in wanted["SL304"] and "amount" in wanted["SL304"] and "x" not in wanted["SL304"]
 
 
 def test_the_awkward_schema_reaches_every_filter() -> None:

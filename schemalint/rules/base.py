@@ -171,11 +171,18 @@ class NodeRule(Rule):
             return True
         return not cls.types.isdisjoint(types) or not cls.keywords.isdisjoint(keywords)
 
-    @classmethod
-    def wants_node(cls, node: SchemaNode) -> bool:
-        """`wants` for one node (tests and benchmarks; the engine keeps the answers per kind of node)."""
+    def wants_name(self, name: str) -> bool:
+        """Whether the rule can report on a property called `name` (asked of properties only, once per
+        name and kind of node): a rule about names says no to the names it has nothing to say about,
+        and its `check` asks the same question. The default wants every name."""
+        return True
+
+    def wants_node(self, node: SchemaNode) -> bool:
+        """`wants` and `wants_name` for one node (tests and benchmarks; the engine keeps its answers)."""
         keywords = frozenset(node.schema) if is_mapping(node.schema) else _NO_KEYWORDS
-        return cls.wants(Nodes.of(node), schema_types(node.schema), keywords)
+        if not self.wants(Nodes.of(node), schema_types(node.schema), keywords):
+            return False
+        return node.property_name is None or self.wants_name(node.property_name)
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         raise NotImplementedError

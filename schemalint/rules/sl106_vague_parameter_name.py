@@ -36,6 +36,10 @@ def _excused_by_siblings(name_words: list[str], siblings: list[str]) -> bool:
     return False
 
 
+def _is_single_letter(name: str) -> bool:
+    return len(name) == 1 and name.isalpha()
+
+
 def _is_documented(schema: JSON) -> bool:
     """A description of a few words, or an object whose properties spell out what goes in."""
     if text_units(description_of(schema)) >= 3:
@@ -108,15 +112,18 @@ class VagueParameterName(NodeRule):
     def vague_words(self) -> frozenset[str]:
         return merged(self.options.vague_words, self.options.extend_vague_words)
 
+    def wants_name(self, name: str) -> bool:
+        return _is_single_letter(name) or words_in(split_name(name), self.vague_words)
+
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         name = node.property_name
-        if not node.is_property or not name:
+        if not node.is_property or not name or not self.wants_name(name):
             return
-        if len(name) == 1 and name.isalpha():
+        if _is_single_letter(name):
             if self.options.allow_described_single_letters and description_of(node.schema).strip():
                 return
             problem = "is a single letter with no description"
-        elif words_in(split_name(name), self.vague_words):
+        else:
             siblings = sibling_names(node)
             documented = _is_documented(node.schema)
             if _excused_by_siblings(split_name(name), siblings) or (documented and not siblings):
@@ -132,8 +139,6 @@ class VagueParameterName(NodeRule):
                 )
                 return
             problem = "says nothing about what it holds and has no description to make up for it"
-        else:
-            return
         yield Finding(
             f"parameter name `{name}` {problem}; name what it holds (e.g. `order_id`, `search_text`)",
             node.pointer,

@@ -6,7 +6,14 @@ from functools import cached_property
 from schemalint.diagnostics import Finding
 from schemalint.model import JSON, SchemaNode, Severity, schema_types
 from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options
-from schemalint.text import description_of, is_constrained_string, merged, named_property, text_gives_example_or_format
+from schemalint.text import (
+    description_of,
+    is_constrained_string,
+    merged,
+    named_property,
+    split_name,
+    text_gives_example_or_format,
+)
 
 IDENTIFIER_WORDS = tuple("id ids sku skus uuid uuids guid guids isbn iban ean upc".split())
 
@@ -72,12 +79,13 @@ class IdentifierWithoutFormat(NodeRule):
     def identifier_words(self) -> frozenset[str]:
         return merged(IDENTIFIER_WORDS, self.options.extend_identifier_words)
 
+    def wants_name(self, name: str) -> bool:
+        words = split_name(name)
+        return bool(words) and words[-1] in self.identifier_words
+
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         prop = named_property(node)
-        if prop is None:
-            return
-        words = prop.words
-        if not words or words[-1] not in self.identifier_words:
+        if prop is None or not self.wants_name(prop.name):
             return
         strings = _identifier_strings(node)
         if "string" not in schema_types(strings):

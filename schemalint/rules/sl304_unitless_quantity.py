@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import cached_property
 
 from schemalint.diagnostics import Finding
@@ -125,13 +125,21 @@ class UnitlessQuantity(NodeRule):
     def quantity_words(self) -> frozenset[str]:
         return merged(self.options.quantity_words, self.options.extend_quantity_words)
 
+    def _quantity(self, words: Sequence[str]) -> str | None:
+        """The quantity word of a name that states no unit (`timeout`, not `timeout_ms`)."""
+        quantity = next((w for w in words if w in self.quantity_words), None)
+        return None if quantity is None or name_has_unit(words, self.options.extend_units) else quantity
+
+    def wants_name(self, name: str) -> bool:
+        return self._quantity(split_name(name)) is not None
+
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         prop = named_property(node)
         if prop is None or not prop.types & {"number", "integer"}:
             return
         words = prop.words
-        quantity = next((w for w in words if w in self.quantity_words), None)
-        if quantity is None or name_has_unit(words, self.options.extend_units):
+        quantity = self._quantity(words)
+        if quantity is None:
             return
         description = prop.description
         if quantity == "size" and (prop.word_set & _COUNT_PREFIXES or not _about_data(words, description)):

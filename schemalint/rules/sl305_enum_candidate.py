@@ -6,7 +6,7 @@ from functools import cached_property
 from schemalint.diagnostics import Finding
 from schemalint.model import SchemaNode, Severity
 from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options
-from schemalint.text import is_constrained_string, merged, named_property
+from schemalint.text import is_constrained_string, merged, named_property, split_name
 
 ENUM_WORDS = tuple(
     """
@@ -70,12 +70,15 @@ class EnumCandidate(NodeRule):
     def enum_words(self) -> frozenset[str]:
         return merged(self.options.enum_words, self.options.extend_enum_words)
 
+    def wants_name(self, name: str) -> bool:
+        words = split_name(name)
+        return bool(words) and words[-1] in self.enum_words
+
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         prop = named_property(node)
         if prop is None or prop.types != {"string"} or is_constrained_string(prop.schema):
             return
-        words = prop.words
-        if not words or words[-1] not in self.enum_words:
+        if not self.wants_name(prop.name):
             return
         yield Finding(
             f"`{node.property_name}` is a free string but its name suggests a fixed set of values; list them "

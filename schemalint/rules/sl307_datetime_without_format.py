@@ -73,6 +73,9 @@ class DatetimeWithoutFormat(NodeRule):
     nodes = Nodes.NAMED_PROPERTIES
     types = frozenset({"string"})
 
+    def wants_name(self, name: str) -> bool:
+        return looks_like_datetime(name)
+
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         prop = named_property(node)
         if prop is None or "string" not in prop.types or not looks_like_datetime(prop.name):

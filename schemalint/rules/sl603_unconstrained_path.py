@@ -95,13 +95,15 @@ class UnconstrainedPath(NodeRule):
     def path_words(self) -> frozenset[str]:
         return merged(PATH_WORDS, self.options.extend_path_words)
 
+    def wants_name(self, name: str) -> bool:
+        words = split_name(name)
+        return bool(words) and words[-1] in self.path_words
+
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         prop = named_property(node)
-        if prop is None:
+        if prop is None or not self.wants_name(prop.name):
             return
         schema, words = prop.schema, prop.words
-        if not words or words[-1] not in self.path_words:
-            return
         strings = schema.get("items") if prop.types == {"array"} else schema
         if not isinstance(strings, dict) or "string" not in schema_types(strings):
             return

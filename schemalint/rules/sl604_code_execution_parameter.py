@@ -7,7 +7,7 @@ from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import SchemaNode, Severity
 from schemalint.rules.base import LintContext, NodeRule, Nodes
-from schemalint.text import named_property
+from schemalint.text import named_property, split_name
 
 #: Name words that are code whatever the description says.
 CODE_WORDS = frozenset("script shell sql bash powershell cmd javascript python jscode pycode".split())
@@ -31,6 +31,7 @@ _NOT_CODE = frozenset(
     "sku bar qr branch swift bank station stock ticker exit response http phone dial unit prompt factory name "
     "id path file url type description title search".split()
 )
+_CODE_OR_MAYBE = CODE_WORDS | MAYBE_CODE_WORDS
 
 
 class CodeExecutionParameter(NodeRule):
@@ -73,17 +74,19 @@ class CodeExecutionParameter(NodeRule):
     nodes = Nodes.NAMED_PROPERTIES
     types = frozenset({"string"})
 
+    def wants_name(self, name: str) -> bool:
+        words = frozenset(split_name(name))
+        return bool(words & _CODE_OR_MAYBE) and not words & _NOT_CODE
+
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         prop = named_property(node)
-        if prop is None:
+        if prop is None or not self.wants_name(prop.name):
             return
-        schema, words = prop.schema, prop.word_set
+        schema = prop.schema
         if "string" not in prop.types or "enum" in schema or "const" in schema:
             return
-        if not words or words & _NOT_CODE:
-            return
         # a word such as "query" or "expression" is code only when the description says so
-        if not words & CODE_WORDS and (not words & MAYBE_CODE_WORDS or not _CODE_TEXT.search(prop.description)):
+        if not prop.word_set & CODE_WORDS and not _CODE_TEXT.search(prop.description):
             return
         yield Finding(
             f"`{node.property_name}` takes code or commands to execute; prefer narrow typed parameters, or "

@@ -7,7 +7,7 @@ from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import SchemaNode, Severity
 from schemalint.rules.base import LintContext, NodeRule, Nodes
-from schemalint.text import named_property
+from schemalint.text import named_property, split_name
 
 #: Final name words that are a credential on their own.
 CREDENTIAL_WORDS = frozenset("password passwd pwd passphrase secret secrets apikey credential credentials".split())
@@ -39,6 +39,10 @@ _AUTH_TEXT = LazyPattern(
     re.IGNORECASE,
 )
 _NOT_CREDENTIAL = frozenset("page next continuation cursor max count limit num sort partition primary foreign".split())
+
+
+def _is_credential_pair(words: tuple[str, ...] | list[str]) -> bool:
+    return len(words) >= 2 and (words[-2], words[-1]) in CREDENTIAL_PAIRS
 
 
 class CredentialParameter(NodeRule):
@@ -79,18 +83,20 @@ class CredentialParameter(NodeRule):
     summary = "a password/token/api_key/secret parameter: credentials should not pass through the model"
     nodes = Nodes.NAMED_PROPERTIES
 
+    def wants_name(self, name: str) -> bool:
+        """A credential word or pair at the end, or `token`/`key` (a credential if the description says so)."""
+        words = split_name(name)
+        if not words or not _NOT_CREDENTIAL.isdisjoint(words):
+            return False
+        return words[-1] in CREDENTIAL_WORDS or _is_credential_pair(words) or words[-1] in ("token", "key")
+
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         prop = named_property(node)
-        if prop is None:
+        if prop is None or not self.wants_name(prop.name):
             return
         words = prop.words
-        if not words or prop.word_set & _NOT_CREDENTIAL:
-            return
-        last_pair = tuple(words[-2:]) if len(words) >= 2 else ()
-        is_credential = words[-1] in CREDENTIAL_WORDS or last_pair in CREDENTIAL_PAIRS
-        if not is_credential and words[-1] in ("token", "key") and _AUTH_TEXT.search(prop.description):
-            is_credential = True
-        if not is_credential:
+        is_credential = words[-1] in CREDENTIAL_WORDS or _is_credential_pair(words)
+        if not is_credential and not _AUTH_TEXT.search(prop.description):
             return
         yield Finding(
             f"`{node.property_name}` takes a credential through the model; keep secrets in the server's "
