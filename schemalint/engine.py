@@ -32,8 +32,9 @@ _START = Span(1, 1, 1, 1)
 #: the scopes of the rules RuleSet runs; the others are emitted by the engine or by `schemalint diff`
 _CHECKING_SCOPES = (Scope.NODE, Scope.TOOL, Scope.TOOLSET)
 _NO_KEYWORDS: frozenset[str] = frozenset()
-#: (filters passed, schema types, dispatch keywords present, property name): see RuleSet.node_rules_for
-_NodeKind = tuple[frozenset[Nodes], frozenset[str], frozenset[str], str | None]
+#: (schema is an object, how it was reached, property name, schema types, dispatch keywords present): see
+#: RuleSet.node_rules_for
+_NodeKind = tuple[bool, str | None, str | None, frozenset[str], frozenset[str]]
 _MAX_NODE_KINDS = 65_536
 
 
@@ -148,16 +149,19 @@ class RuleSet:
 
     def node_rules_for(self, node: SchemaNode) -> list[NodeRule]:
         """The node rules that want `node` (NodeRule.wants and wants_name), in rule order. The answer is
-        kept per kind of node (filters passed, schema types, dispatch keywords present, property name):
-        property names recur across tools, so a run meets far fewer kinds than nodes."""
+        kept per kind of node (what decides its Nodes filters, schema types, dispatch keywords present,
+        property name): property names recur across tools, so a run meets far fewer kinds than nodes."""
         schema = node.schema
-        keywords = self._dispatch_keywords.intersection(schema) if is_mapping(schema) else _NO_KEYWORDS
-        kind = (Nodes.of(node), schema_types(schema), keywords, node.property_name)
+        is_object = is_mapping(schema)
+        keywords = self._dispatch_keywords.intersection(schema) if is_object else _NO_KEYWORDS
+        types, name = schema_types(schema), node.property_name
+        # (is_object, via, name) decide Nodes.of(node), which is worked out only for a new kind
+        kind = (is_object, node.via, name, types, keywords)
         rules = self._node_rules_by_kind.get(kind)
         if rules is None:
             if len(self._node_rules_by_kind) >= _MAX_NODE_KINDS:
                 self._node_rules_by_kind.clear()  # (names that never repeat: keep memory bounded)
-            passed, types, keywords, name = kind
+            passed = Nodes.of(node)
             rules = self._node_rules_by_kind[kind] = [
                 r for r in self.node_rules if r.wants(passed, types, keywords) and (name is None or r.wants_name(name))
             ]

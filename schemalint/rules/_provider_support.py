@@ -125,6 +125,10 @@ def name_finding(
     """The SL103/SL107 finding for `name` (a tool name or property key), or None when every target accepts it."""
     targets = base_targets(tool, context)
     length_limit = _length_limit(subject)
+    if not context.settings.get("target-limits") and not any(
+        _table_objections(name, target, subject, length_limit) for target in targets
+    ):
+        return None  # the common case, without a Violation list per target
     violations = [
         v for target in targets for v in name_violations(name, tool, target, subject, length_limit, context.settings)
     ]

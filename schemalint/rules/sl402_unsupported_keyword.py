@@ -95,17 +95,17 @@ class UnsupportedKeyword(NodeRule):
         row_keywords, any_always = _rows_of(targets)
         if not any_always and row_keywords.isdisjoint(schema):
             return  # most schemas use no keyword any target has a row for
-        reported: set[Row] = set()
+        reported: set[int] = set()  # ids of the rows reported: a Row's dataclass hash reads all its fields
         for target in targets:
             by_keyword, always = _keyword_rows(target)
             if not always and by_keyword.keys().isdisjoint(schema):
                 continue  # most schemas use no keyword the target has a row for
             candidates = [*always, *(row for keyword in schema if keyword in by_keyword for row in by_keyword[keyword])]
             for row in candidates:
-                if row in reported or (row.conflicts_with and is_forwarded(node.tool)):
+                if id(row) in reported or (row.conflicts_with and is_forwarded(node.tool)):
                     continue
                 for keyword, detail in self._violations(row, node):
-                    reported.add(row)
+                    reported.add(id(row))
                     fix = GEMINI_REPLACEMENTS.get(keyword, row.fix) if row.target == GEMINI else row.fix
                     certainty = " (reported, not documented)" if row.uncertain else ""
                     conflict = f"; conflicts with {row.conflicts_with}: {row.note}" if row.conflicts_with else ""
