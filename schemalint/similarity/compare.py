@@ -5,7 +5,6 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from operator import itemgetter
 from typing import Any
 
 from schemalint.math_threads import one_math_thread
@@ -74,13 +73,10 @@ def similar_pairs(
         cross = [p for p in candidates if cross_language(views[p[0]], views[p[1]])]  # score_pair reads only these
         name_cosines = dict(zip(cross, pair_cosines(names, cross), strict=True))
     result = SimilarityResult(backend=embeddings.backend, notice=embeddings.notice)
-    for left, right in sorted(candidates, key=_later_first):  # the order of the findings
-        name_cosine = name_cosines.get((left, right))
-        score = score_pair(views[left], views[right], candidates[left, right], embeddings.backend, name_cosine)
+    # visited in the findings' order: by the later tool, then the earlier one
+    for right, left, cosine in sorted((right, left, cosine) for (left, right), cosine in candidates.items()):
+        name_cosine = name_cosines.get((left, right)) if name_cosines else None
+        score = score_pair(views[left], views[right], cosine, embeddings.backend, name_cosine)
         if score.score >= threshold:
             result.pairs.append((left, right, score))
     return result
-
-
-#: a pair (earlier, later) ordered by the later tool, then the earlier one
-_later_first = itemgetter(1, 0)
