@@ -175,6 +175,15 @@ def _unit(values: list[float]) -> np.ndarray:
     return (0.999 * vector / np.linalg.norm(vector)).astype(np.float32)
 
 
+@settings(max_examples=100, deadline=None)
+@given(vectors=vector_sets())
+def test_dot_sums_in_dimension_order(vectors: np.ndarray) -> None:
+    rows = vectors.tolist()
+    for left in rows:
+        for right in rows:
+            assert dot(left, right) == pairs_module._ordered_dot(left, right)  # to the bit
+
+
 def test_pair_cosines_of_no_pairs() -> None:
     assert pair_cosines(np.eye(3, dtype=np.float32), []) == pair_cosines([[1.0]], []) == []
     assert candidate_pairs([[1.0]], -2.0, None) == candidate_pairs(np.ones((1, 2), dtype=np.float32), -2.0, 3) == {}

@@ -60,9 +60,18 @@ _BIAS = 1 << 16
 _CHUNK_ROWS = 96
 
 
-def dot(left: Sequence[float], right: Sequence[float]) -> float:
+def _ordered_dot(left: Sequence[float], right: Sequence[float]) -> float:
     """The cosine of two unit vectors of float32 values: float64 products summed in dimension order."""
     return reduce(operator.add, map(operator.mul, left, right), 0.0)
+
+
+def _summed_dot(left: Sequence[float], right: Sequence[float]) -> float:
+    """The same bits as `_ordered_dot`, twice as fast, before Python 3.12: sum() adds floats one after
+    the other in a C double (3.12 made it a compensated sum, whose bits differ)."""
+    return sum(map(operator.mul, left, right), 0.0)
+
+
+dot = _summed_dot if sys.version_info < (3, 12) else _ordered_dot
 
 
 def pair_cosines(vectors: Vectors, pairs: Sequence[tuple[int, int]]) -> list[float]:
