@@ -192,7 +192,16 @@ def test_embed_texts_reuses_the_cache(tmp_path: Path) -> None:
     assert second.backend == "static" and second.notice is None
 
 
-def test_a_fully_cached_run_imports_no_model_code(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("tools", "cold_imports"),
+    [
+        (2, "['tokenizers']"),  # the static encoder, without model2vec or numpy
+        (embed_module.SMALL_ENCODE_TEXTS + 1, "['numpy', 'tokenizers']"),  # many new texts: numpy encodes them
+    ],
+)
+def test_a_fully_cached_run_imports_no_model_code(tools: int, cold_imports: str, tmp_path: Path) -> None:
+    """A warm run of up to SMALL_SET_TEXTS tools imports no model code and no numpy."""
+    assert tools <= embed_module.SMALL_SET_TEXTS
     script = textwrap.dedent(
         f"""
         import sys
@@ -200,6 +209,8 @@ def test_a_fully_cached_run_imports_no_model_code(tmp_path: Path) -> None:
         from schemalint.testing import run_rule
         tools = [{{"name": "get_weather", "description": "Get the weather for a city."}},
                  {{"name": "fetch_conditions", "description": "Return the current weather conditions at a place."}}]
+        more = range({tools - 2})
+        tools += [{{"name": f"tool_{{i}}", "description": f"Archive ticket {{i}} of a project."}} for i in more]
         settings = {{"embedding-backend": "static", "cache-dir": {str(tmp_path)!r}}}
         run_rule(SimilarDescriptions(), tools, settings=settings)
         heavy = ("model2vec", "tokenizers", "torch", "sentence_transformers", "numpy")
@@ -209,7 +220,7 @@ def test_a_fully_cached_run_imports_no_model_code(tmp_path: Path) -> None:
     run = [sys.executable, "-c", script]
     cold = subprocess.run(run, capture_output=True, text=True, cwd=REPO, check=True)
     warm = subprocess.run(run, capture_output=True, text=True, cwd=REPO, check=True)
-    assert cold.stdout.strip() == "['tokenizers']"  # the static encoder, without model2vec or numpy
+    assert cold.stdout.strip() == cold_imports
     assert warm.stdout.strip() == "[]"
 
 

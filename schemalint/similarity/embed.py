@@ -33,6 +33,11 @@ PROGRESS_MIN_TEXTS = 300
 #: there) plus numpy's search. A cold run's pure-Python encoding is no slower either (256 texts:
 #: 174-219 ms against 238-299 with numpy).
 SMALL_SET_TEXTS = 320
+#: a run with more new texts than this encodes them with numpy, and finds the pairs with numpy too: the
+#: pure-Python encoding grows with the texts. A cold static run's encoding and pair search (CPU ms,
+#: loaded machine, medians of 5 processes, each with its imports): 113 pure Python against 209 with
+#: numpy for 64 texts, 190/230 for 128, 281/279 for 192, 353/281 for 256
+SMALL_ENCODE_TEXTS = 160
 _BATCH = 256
 
 #: notices for the user (backend fallbacks), collected for the CLI to print once per run
@@ -109,17 +114,18 @@ def _encode(backend: EmbeddingBackend, texts: list[str], small: bool) -> Vectors
 
 def embed_texts(texts: list[str], settings: Mapping[str, Any] | None = None) -> Embeddings:
     """Vectors for `texts` (cached ones are read from disk; only new texts load a model): rows of
-    Python floats for up to SMALL_SET_TEXTS texts, else a numpy float32 matrix."""
+    Python floats for up to SMALL_SET_TEXTS texts of which at most SMALL_ENCODE_TEXTS are new, else a
+    numpy float32 matrix."""
     settings = settings or {}
     choice = settings_backend(settings)
     cache_dir = settings_cache_dir(settings)
     backend, notice = choice.backend, choice.notice
     keys = [text_key(t) for t in texts]
-    small = len(texts) <= SMALL_SET_TEXTS
     while True:
         cache = VectorCache(cache_dir, _model_key(backend, cache_dir))
         cached = cache.lookup(keys)
         new_texts = {keys[i]: texts[i] for i in range(len(texts)) if i not in cached}  # one per distinct text
+        small = len(texts) <= SMALL_SET_TEXTS and len(new_texts) <= SMALL_ENCODE_TEXTS
         try:
             fresh = _encode(backend, list(new_texts.values()), small) if new_texts else None
         except ModelUnavailable as error:
