@@ -197,6 +197,8 @@ def _as_set(words: Iterable[str]) -> frozenset[str] | set[str]:
 def is_verb_like(word: str, verbs: Iterable[str] = ALL_VERBS) -> bool:
     """A verb, or a noun made from one: `solver`, `calculator`, `prediction`, `loading`, `analysis`."""
     vocabulary = _as_set(verbs)
+    if word.isdigit():  # no suffix makes a number a verb; numbered names (`order_17`) would flood the cache
+        return word in vocabulary
     if isinstance(vocabulary, frozenset):
         return _is_verb_like_cached(word, vocabulary)
     return _is_verb_like(word, vocabulary)
