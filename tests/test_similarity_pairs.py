@@ -184,6 +184,14 @@ def test_dot_sums_in_dimension_order(vectors: np.ndarray) -> None:
             assert dot(left, right) == pairs_module._ordered_dot(left, right)  # to the bit
 
 
+@pytest.mark.parametrize("bad", [math.inf, math.nan])
+def test_vectors_with_an_infinity_or_a_nan_are_compared_without_the_grid(bad: float) -> None:
+    """A corrupt cached vector: the pure-Python path compares every pair exactly, as it always did."""
+    rows = [[0.6, 0.8], [0.8, 0.6], [bad, 0.0], [1.0, 0.0]]
+    over = {(i, j): dot(rows[i], rows[j]) for i in range(4) for j in range(i + 1, 4) if dot(rows[i], rows[j]) >= 0.38}
+    assert candidate_pairs(rows, 0.38, None) == over
+
+
 def test_pair_cosines_of_no_pairs() -> None:
     assert pair_cosines(np.eye(3, dtype=np.float32), []) == pair_cosines([[1.0]], []) == []
     assert candidate_pairs([[1.0]], -2.0, None) == candidate_pairs(np.ones((1, 2), dtype=np.float32), -2.0, 3) == {}

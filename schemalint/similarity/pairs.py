@@ -111,8 +111,10 @@ def _small_candidate_pairs(rows: list[list[float]], floor: float, keep_top: int 
     row keeps survives, so among the survivors each row has the same first top_k, and the selection
     below, applied to the survivors' exact cosines, gives what it gives on every pair."""
     count = len(rows)
-    largest = max(math.hypot(*row) for row in rows)
-    if keep_top is None and floor <= -(largest**2) - 1e-9:  # every pair reaches the floor
+    norms = [math.hypot(*row) for row in rows]
+    largest = max(norms)
+    # every pair reaches the floor, or a corrupt cached vector holds an infinity or a NaN (no grid)
+    if (keep_top is None and floor <= -(largest**2) - 1e-9) or not math.isfinite(sum(norms)):
         survivors = [(left, right) for left in range(count) for right in range(left + 1, count)]
     else:
         survivors = _surviving_pairs(_GridDots(rows, largest), floor, keep_top)
