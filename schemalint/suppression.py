@@ -244,6 +244,8 @@ class Suppressions:
                 use.report = use.report or UNUSED_CODE in enabled
                 ignores.append(use)
         directives = parse_directives(document) if document is not None else []
+        if not ignores and not directives:  # nothing can silence a finding here (JSON files mostly)
+            return list(diagnostics)
         kept = []
         for diagnostic in diagnostics:
             silenced = False

@@ -255,10 +255,51 @@ def test_json_positions_scan_only_up_to_the_members_on_the_path():
     offsets.find("/b/y/z")
     assert sorted(offsets._members) == [0, text.index('{"y"'), text.index('{"z"')]
     assert skipped == [text.index('{"x"')]  # "/a" lies before "/b"; "/b", "/b/y" and what follows are not read
-    offsets.find("/b/w")  # a later member: "/b/y" is skipped now, and "/b/w" for its own span
-    assert skipped == [text.index('{"x"'), text.index('{"z"'), text.index("[4]")]
+    # a later member: "/b/y" is scanned on from "z" to its end (not parsed again); "/b/w" skipped for its own span
+    offsets.find("/b/w")
+    assert skipped == [text.index('{"x"'), text.index("[4]")]
+    assert offsets.find("/b/y") == (text.index('"y"'), text.index('"y"') + 3, text.index('{"z"'), text.index(', "w"'))
     assert offsets.find("/b") == (text.index('"b"'), text.index('"b"') + 3, text.index('{"y"'), text.index(', "c"'))
     assert offsets.find("/c/d") is None and offsets.find("/a/x/2") is None and offsets.find("/a/x/1") is not None
+
+
+def test_json_tools_looked_into_are_not_parsed_again_to_reach_the_next_tool():
+    """The C scanner skips each tool's parameters once (a span asked for) and no tool a second time."""
+    schema = {"type": "object", "properties": {"a": {"type": "string"}}}
+    tools = [{"name": f"t{i}", "parameters": schema, "strict": True} for i in range(3)]
+    text = json.dumps(tools, indent=2)
+    offsets = JsonOffsets(text)
+    skipped: list[int] = []
+    real = offsets._skip_value
+    offsets._skip_value = lambda text, start: skipped.append(start) or real(text, start)  # type: ignore[method-assign]
+    for index in range(3):
+        assert offsets.find(f"/{index}/parameters") is not None  # its span: parameters skipped
+        assert offsets.find(f"/{index}/parameters/properties/a/type") is not None  # a lookup into it
+    parameters = [offsets.find(f"/{index}/parameters")[2] for index in range(3)]
+    assert skipped == parameters
+    for index in range(3):  # the tools' own spans: from the scans that went through them
+        start, end = offsets.find(f"/{index}")[2:]
+        assert json.loads(text[start:end]) == tools[index]
+    assert skipped == parameters
+
+
+def test_json_a_container_scanned_on_to_its_end_stops_at_a_member_whose_end_is_known():
+    """Scanning `/a` on to its end goes down into `/a/b` (looked into, end unknown), not into
+    `/a/b/c` (its span was asked for, so its end is known; `/a/b/c/d` was looked into after)."""
+    text = '{"a": {"b": {"c": {"d": [1, {"e": 2}], "f": 3}, "g": [4]}, "h": 5}, "i": 6}'
+    offsets = JsonOffsets(text)
+    assert offsets.find("/a/b/c") is not None
+    assert offsets.find("/a/b/c/d/1/e") is not None
+    scanned: list[int] = []
+    real_scan = offsets._scan
+    offsets._scan = lambda members, wanted: scanned.append(members.resume) or real_scan(members, wanted)  # type: ignore[method-assign]
+    assert offsets.find("/i") == (text.index('"i"'), text.index('"i"') + 3, text.index("6"), text.index("6") + 1)
+    value_a, value_b, value_c = (text.index(opening) for opening in ('{"b"', '{"c"', '{"d"'))
+    assert offsets._members[value_b].end == text.index(', "h"')
+    assert offsets._members[value_a].end == text.index(', "i"')
+    assert offsets._members[value_c].resume >= 0  # not scanned on: its end was known
+    assert len(scanned) == 3  # "/a/b", then "/a", then the root on to "i"
+    assert_offsets_cover_every_value(json.loads(text), text)
 
 
 @pytest.mark.parametrize(
