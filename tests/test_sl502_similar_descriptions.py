@@ -224,3 +224,23 @@ def test_round4_all_gives_round_s_results_bit_for_bit(numpy_loaded: bool, monkey
     bits = [struct.pack("<d", value) for value in rounded]
     assert bits == [struct.pack("<d", value) for value in expected]  # -0.0 and nan included
     assert math.copysign(1.0, round4_all([-0.00001])[0]) == -1.0
+
+
+def test_exclusion_text_pre_test_never_hides_a_phrase() -> None:
+    """The substring pre-test may only answer "no" where the regex would: every phrase gets through."""
+    from schemalint.similarity.scoring import _EN_EXCLUSIONS, _EXCLUSION, has_exclusion_text
+
+    phrases = [phrase.replace(r"\w+", "get_order").replace(r"\b", "") for phrase in _EN_EXCLUSIONS.split("|")]
+    assert len(phrases) >= 10
+    for phrase in phrases:
+        assert has_exclusion_text(f"Returns orders. {phrase.upper()} drafts."), phrase
+    texts = [
+        "Returns the order.",
+        "Läuft nur für Admins; use ONLY in tests.",
+        "Fetches the \ufb01le (a ligature, not ASCII) list.",
+        "请勿用于退款。",
+        "",
+    ]
+    for text in texts:
+        assert has_exclusion_text(text) == (_EXCLUSION.search(text) is not None), text
+    assert [has_exclusion_text(t) for t in texts] == [False, True, False, True, False]

@@ -52,6 +52,18 @@ _FIRST_LETTERS = "".join(sorted({phrase[0] for phrase in f"{_EN_EXCLUSIONS}|{_ZH
 _EXCLUSION = re.compile(rf"(?=[{_FIRST_LETTERS}])(?:\b({_EN_EXCLUSIONS})|{_ZH_EXCLUSIONS})", re.IGNORECASE)
 
 
+def has_exclusion_text(text: str) -> bool:
+    """Whether `text` says what a tool is not for ("do not use for", "only for", "不用于"). Every English
+    phrase holds "use", "not for", "only" or "instead", so an ASCII text (no Chinese phrase, no Unicode
+    case folding) without them is answered by a lowercase copy and four substring tests, not by the
+    regex scan, a view's costliest step (most real descriptions have no exclusion text)."""
+    if text.isascii():
+        lowered = text.lower()
+        if not ("use" in lowered or "not for" in lowered or "only" in lowered or "instead" in lowered):
+            return False
+    return _EXCLUSION.search(text) is not None
+
+
 class ToolView:
     """What scoring needs of a tool, detached from the model classes. Everything that depends on one
     tool only is derived here once per tool, never once per pair: scoring a pair reads attributes."""
@@ -65,7 +77,7 @@ class ToolView:
         #: the description's sentences, each with whether it has exclusion text ("do not use for");
         #: no exclusion phrase spans a sentence end, so this is the one regex scan both uses need
         sentences = [s for s in _SENTENCE_END.split(description) if s.strip()]
-        self.has_exclusion = _EXCLUSION.search(description) is not None
+        self.has_exclusion = has_exclusion_text(description)
         self.sentences = [(s, self.has_exclusion and _EXCLUSION.search(s) is not None) for s in sentences]
         #: whether the description is written in Chinese/Japanese (then an English-trained model only
         #: compares it well with other CJK descriptions)
