@@ -268,3 +268,15 @@ def test_output_target_parsing() -> None:
 def test_clashing_formats_exit_two(project: Path) -> None:
     code, out = check("--output-format", "text", "--output-format", "json")
     assert code == 2 and "standard output" in out
+
+
+def test_text_excerpt_of_a_crlf_file_shows_the_line_without_its_cr() -> None:
+    from schemalint.loaders.jsonyaml import load_json
+
+    text = '{\r\n  "tools": [\r\n\t{"name": "x"}\r\n  ]\r\n}\r\n'
+    document = load_json(text, "f.json")
+    span = document.positions.locate("/tools/0/name", key=True)
+    assert span == Span(3, 3, 3, 9)
+    diagnostic = Diagnostic("SL204", "slug", Severity.WARNING, "message", "f.json", span, "/tools/0/name")
+    rendered = get_reporter("text")([diagnostic], {"f.json": document}, False)
+    assert rendered == 'f.json:3:3: SL204 [warning] message\n    3 |  {"name": "x"}\n          ^~~~~~\n'

@@ -14,10 +14,11 @@ _MAX_EXCERPT = 160
 
 
 def _excerpt(lines: list[str], diagnostic: Diagnostic, color: bool) -> list[str]:
+    """The finding's line (`lines` as split at line feeds, each with its CR if any) and a caret under it."""
     line_no = diagnostic.span.line
     if not 1 <= line_no <= len(lines):
         return []
-    line = lines[line_no - 1].replace("\t", " ")
+    line = lines[line_no - 1].rstrip("\r").replace("\t", " ")
     start = max(diagnostic.span.column - 1, 0)
     offset = 0
     if len(line) > _MAX_EXCERPT:  # keep the caret in view on minified JSON
@@ -46,7 +47,8 @@ def render(diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document],
         out.append(f"{location} {d.code} {severity} {d.message}")
         if d.path not in lines_by_path:
             document = documents.get(d.path)
-            lines_by_path[d.path] = [line.rstrip("\r") for line in document.text.split("\n")] if document else []
+            # CRs are stripped from the lines shown only: a large file has far more lines than findings
+            lines_by_path[d.path] = document.text.split("\n") if document else []
         out.extend(_excerpt(lines_by_path[d.path], d, color))
     return "\n".join(out) + ("\n" if out else "")
 
