@@ -56,7 +56,8 @@ _SLOT_TYPE = next(code for code in "IL" if array(code).itemsize == 4)
 _SLOT_BYTES = 4
 _SLOT_OFFSET = 1 << 31
 _BIAS = 1 << 16
-#: rows per packed column: 96 slots of 32 bits stay within CPython's small-object allocator (512 bytes)
+#: at most this many rows per packed column: 96 slots of 32 bits stay within CPython's small-object
+#: allocator (512 bytes)
 _CHUNK_ROWS = 96
 
 
@@ -179,14 +180,16 @@ class _GridDots:
             list(map(math.floor, map(operator.add, map(operator.mul, row, to_grid), rounding))) for row in vectors
         ]
         sums = list(map(sum, biased))
-        starts = range(0, len(vectors), _CHUNK_ROWS)
+        chunks = -(-len(vectors) // _CHUNK_ROWS)
+        size = -(-len(vectors) // chunks)  # chunks of equal size: a small last chunk would cost every row
+        starts = range(0, len(vectors), size)
         # blocks[a, b]: the dots of chunk a's rows with chunk b's rows, one array per row of chunk a;
         # computed for a <= b only (each chunk against itself and the chunks after it)
         blocks: dict[tuple[int, int], list[array[int]]] = {}
         for later, start in enumerate(starts):
-            segments = _chunk_dots(biased, sums, start)
+            segments = _chunk_dots(biased, sums, start, size)
             for earlier, first in enumerate(starts[: later + 1]):
-                blocks[earlier, later] = segments[first : first + _CHUNK_ROWS]
+                blocks[earlier, later] = segments[first : first + size]
         self.rows: list[array[int]] = []
         for chunk_index in range(len(starts)):
             # the blocks left of the diagonal are the transposes of those above it (the dots are symmetric)
@@ -201,14 +204,14 @@ class _GridDots:
                 self.rows.append(values)
 
 
-def _chunk_dots(biased: list[list[int]], sums: list[int], start: int) -> list[array[int]]:
-    """The slots of every row up to the chunk's end (a chunk is _CHUNK_ROWS rows from `start`) with the
+def _chunk_dots(biased: list[list[int]], sums: list[int], start: int, size: int) -> list[array[int]]:
+    """The slots of every row up to the chunk's end (the chunk: `size` rows from `start`) with the
     chunk's rows. `biased`: the grid rows g plus _BIAS (b); `sums`: their sums."""
     dims = len(biased[0])
-    chunk = biased[start : start + _CHUNK_ROWS]
+    chunk = biased[start : start + size]
     columns = [_packed(column) for column in zip(*chunk, strict=True)]
     # sum_d (g_i + b)(g_j + b) = g_i . g_j + b * sums_i + b * sums_j - dims * b**2
-    chunk_sums = _packed(sums[start : start + _CHUNK_ROWS]) * _BIAS
+    chunk_sums = _packed(sums[start : start + size]) * _BIAS
     ones = _packed([1] * len(chunk))
     constant = _SLOT_OFFSET + dims * _BIAS * _BIAS
     segments = []
