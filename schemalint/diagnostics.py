@@ -66,27 +66,28 @@ class Diagnostic:
 
     def to_json(self) -> dict[str, Any]:
         """The documented, stable JSON form (see docs/json-output.md)."""
+        span = self.span
         return {
             "code": self.code,
             "slug": self.slug,
             "severity": self.severity.label,
             "message": self.message,
             "path": self.path,
-            "line": self.span.line,
-            "column": self.span.column,
-            "end_line": self.span.end_line,
-            "end_column": self.span.end_column,
+            "line": span.line,
+            "column": span.column,
+            "end_line": span.end_line,
+            "end_column": span.end_column,
             "pointer": self.pointer,
             "tool": self.tool,
             "data": self.data,
-            "fix": None
-            if self.fix is None
-            else {
-                "title": self.fix.title,
-                "safe": self.fix.safe,
-                "operations": [
-                    {"op": o.op, "path": o.path, **({} if o.op == "remove" else {"value": o.value})}
-                    for o in self.fix.operations
-                ],
-            },
+            "fix": None if self.fix is None else _fix_json(self.fix),
         }
+
+
+def _fix_json(fix: Fix) -> dict[str, Any]:
+    """A fix in the JSON form (a `remove` operation has no value): a dict built whole, not merged from two."""
+    operations = [
+        {"op": o.op, "path": o.path} if o.op == "remove" else {"op": o.op, "path": o.path, "value": o.value}
+        for o in fix.operations
+    ]
+    return {"title": fix.title, "safe": fix.safe, "operations": operations}
