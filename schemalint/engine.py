@@ -23,7 +23,7 @@ from schemalint.loaders.discover import SourceFile, discover, matches_any, resol
 from schemalint.math_threads import one_math_thread
 from schemalint.model import SchemaNode, Severity, Span, Tool, ToolSet, is_mapping, parent_pointer, schema_types
 from schemalint.rules import RuleEntry, match_selector, rules_by_code
-from schemalint.rules.base import LintContext, NodeRule, Nodes, Rule, Scope, ToolRule, ToolSetRule
+from schemalint.rules.base import NO_KEYWORDS, LintContext, NodeRule, Nodes, Rule, Scope, ToolRule, ToolSetRule
 from schemalint.targets import resolve_targets
 
 #: a JSON or YAML file without any of these words cannot hold a tool definition
@@ -31,7 +31,6 @@ TOOL_MARKERS = ("parameters", "input_schema", "inputSchema", "function")
 _START = Span(1, 1, 1, 1)
 #: the scopes of the rules RuleSet runs; the others are emitted by the engine or by `schemalint diff`
 _CHECKING_SCOPES = (Scope.NODE, Scope.TOOL, Scope.TOOLSET)
-_NO_KEYWORDS: frozenset[str] = frozenset()
 #: (schema is an object, how it was reached, property name, schema types, dispatch keywords present): see
 #: RuleSet.node_rules_for
 _NodeKind = tuple[bool, str | None, str | None, frozenset[str], frozenset[str]]
@@ -153,7 +152,7 @@ class RuleSet:
         property name): property names recur across tools, so a run meets far fewer kinds than nodes."""
         schema = node.schema
         is_object = is_mapping(schema)
-        keywords = self._dispatch_keywords.intersection(schema) if is_object else _NO_KEYWORDS
+        keywords = self._dispatch_keywords.intersection(schema) if is_object else NO_KEYWORDS
         types, name = schema_types(schema), node.property_name
         # (is_object, via, name) decide Nodes.of(node), which is worked out only for a new kind
         kind = (is_object, node.via, name, types, keywords)

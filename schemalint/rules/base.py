@@ -148,7 +148,8 @@ _PASSED = {
 }
 
 
-_NO_KEYWORDS: frozenset[str] = frozenset()
+#: the keywords of a schema that is not an object
+NO_KEYWORDS: frozenset[str] = frozenset()
 
 
 class NodeRule(Rule):
@@ -179,7 +180,7 @@ class NodeRule(Rule):
 
     def wants_node(self, node: SchemaNode) -> bool:
         """`wants` and `wants_name` for one node (tests and benchmarks; the engine keeps its answers)."""
-        keywords = frozenset(node.schema) if is_mapping(node.schema) else _NO_KEYWORDS
+        keywords = frozenset(node.schema) if is_mapping(node.schema) else NO_KEYWORDS
         if not self.wants(Nodes.of(node), schema_types(node.schema), keywords):
             return False
         return node.property_name is None or self.wants_name(node.property_name)
