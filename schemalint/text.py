@@ -76,6 +76,12 @@ def _split_name(name: str) -> tuple[str, ...]:
     return tuple(word.lower() for word in _WORD.findall(name))
 
 
+def last_word_in(name: str, vocabulary: frozenset[str]) -> bool:
+    """Whether the last word of `name` (as `split_name` splits it) is in `vocabulary`: `user_id` ends in `id`."""
+    words = _split_name(name) if name else ()
+    return bool(words) and words[-1] in vocabulary
+
+
 def name_style(name: str) -> str | None:
     """`snake_case`, `camelCase`, `PascalCase`, `kebab-case`, `mixed`, or None for a single word.
 

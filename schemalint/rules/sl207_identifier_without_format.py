@@ -9,9 +9,9 @@ from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options
 from schemalint.text import (
     description_of,
     is_constrained_string,
+    last_word_in,
     merged,
     named_property,
-    split_name,
     text_gives_example_or_format,
 )
 
@@ -80,8 +80,7 @@ class IdentifierWithoutFormat(NodeRule):
         return merged(IDENTIFIER_WORDS, self.options.extend_identifier_words)
 
     def wants_name(self, name: str) -> bool:
-        words = split_name(name)
-        return bool(words) and words[-1] in self.identifier_words
+        return last_word_in(name, self.identifier_words)
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         prop = named_property(node)

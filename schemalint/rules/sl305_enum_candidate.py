@@ -6,7 +6,7 @@ from functools import cached_property
 from schemalint.diagnostics import Finding
 from schemalint.model import SchemaNode, Severity
 from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options
-from schemalint.text import is_constrained_string, merged, named_property, split_name
+from schemalint.text import is_constrained_string, last_word_in, merged, named_property
 
 ENUM_WORDS = tuple(
     """
@@ -71,8 +71,7 @@ class EnumCandidate(NodeRule):
         return merged(self.options.enum_words, self.options.extend_enum_words)
 
     def wants_name(self, name: str) -> bool:
-        words = split_name(name)
-        return bool(words) and words[-1] in self.enum_words
+        return last_word_in(name, self.enum_words)
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         prop = named_property(node)

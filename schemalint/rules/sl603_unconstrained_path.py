@@ -8,7 +8,15 @@ from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import SchemaNode, Severity, schema_types
 from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options
-from schemalint.text import description_of, is_constrained_string, merged, named_property, sibling_names, split_name
+from schemalint.text import (
+    description_of,
+    is_constrained_string,
+    last_word_in,
+    merged,
+    named_property,
+    sibling_names,
+    split_name,
+)
 
 PATH_WORDS = tuple(
     "path paths file files filename filenames filepath filepaths dir dirs directory folder url urls uri uris".split()
@@ -96,8 +104,7 @@ class UnconstrainedPath(NodeRule):
         return merged(PATH_WORDS, self.options.extend_path_words)
 
     def wants_name(self, name: str) -> bool:
-        words = split_name(name)
-        return bool(words) and words[-1] in self.path_words
+        return last_word_in(name, self.path_words)
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         prop = named_property(node)
