@@ -5,12 +5,7 @@ from collections.abc import Iterable
 from schemalint.diagnostics import Finding, Fix, PatchOperation
 from schemalint.model import Severity, Tool
 from schemalint.rules._provider_support import name_finding
-from schemalint.rules.base import LintContext, ToolRule, rule_options
-
-
-@rule_options
-class Options:
-    pass
+from schemalint.rules.base import LintContext, ToolRule
 
 
 class InvalidToolName(ToolRule):
@@ -59,7 +54,6 @@ class InvalidToolName(ToolRule):
     slug = "invalid-tool-name"
     severity = Severity.ERROR
     summary = "the tool name breaks a target's name rule (characters or length)"
-    Options = Options
 
     def check(self, tool: Tool, context: LintContext) -> Iterable[Finding]:
         if tool.name is None:

@@ -5,12 +5,7 @@ from collections.abc import Iterable
 from schemalint.diagnostics import Finding
 from schemalint.model import SchemaNode, Severity
 from schemalint.rules._provider_support import name_finding
-from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options
-
-
-@rule_options
-class Options:
-    pass
+from schemalint.rules.base import LintContext, NodeRule, Nodes
 
 
 class InvalidPropertyName(NodeRule):
@@ -57,7 +52,6 @@ class InvalidPropertyName(NodeRule):
     severity = Severity.ERROR
     summary = "a property key breaks a target's rule for parameter names"
     nodes = Nodes.PROPERTIES
-    Options = Options
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         if not node.is_property or node.property_name is None or node.parent is None:

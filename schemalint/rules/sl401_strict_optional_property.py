@@ -7,14 +7,9 @@ from typing import Any
 from schemalint.diagnostics import Finding, Fix, PatchOperation
 from schemalint.model import JSON, SchemaNode, Severity, is_mapping, join_pointer, schema_types
 from schemalint.providers import OPENAI_STRICT, label
-from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options
+from schemalint.rules.base import LintContext, NodeRule, Nodes
 from schemalint.schema_facts import is_nullable
 from schemalint.targets import finding_severity
-
-
-@rule_options
-class Options:
-    pass
 
 
 class StrictOptionalProperty(NodeRule):
@@ -63,7 +58,6 @@ class StrictOptionalProperty(NodeRule):
     severity = Severity.ERROR
     summary = "OpenAI strict mode: a property is not in `required` (optional must be nullable instead)"
     nodes = Nodes.PROPERTIES
-    Options = Options
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         if not node.is_property or node.parent is None or node.property_name is None:

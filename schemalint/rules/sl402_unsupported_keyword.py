@@ -9,14 +9,9 @@ from schemalint.diagnostics import Finding
 from schemalint.model import SchemaNode, Severity, is_mapping, join_pointer, schema_types
 from schemalint.providers import GEMINI, GEMINI_REPLACEMENTS, Kind, Row, When, label, rows_for
 from schemalint.rules._provider_support import ordered_targets
-from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options
+from schemalint.rules.base import LintContext, NodeRule, Nodes
 from schemalint.schema_facts import has_typed_items, is_local_definition_ref, recursive_refs, regex_is_complex
 from schemalint.targets import finding_severity, is_forwarded
-
-
-@rule_options
-class Options:
-    pass
 
 
 class UnsupportedKeyword(NodeRule):
@@ -81,7 +76,6 @@ class UnsupportedKeyword(NodeRule):
     severity = Severity.ERROR
     summary = "a keyword a target rejects or ignores (table in schemalint/providers.py, with sources)"
     nodes = Nodes.OBJECTS
-    Options = Options
 
     def __init__(self, options: Any = None) -> None:
         super().__init__(options)

@@ -6,17 +6,12 @@ from typing import Any
 from schemalint.diagnostics import Finding
 from schemalint.model import Severity, Tool, ToolSet, is_mapping
 from schemalint.providers import ANTHROPIC_STRICT, BASE_TARGET, OPENAI_STRICT, TARGETS, Limit, label, limit
-from schemalint.rules.base import LintContext, ToolSetRule, rule_options
+from schemalint.rules.base import LintContext, ToolSetRule
 from schemalint.schema_facts import inline_objects, is_union, schema_parts
 from schemalint.targets import finding_severity
 
 #: a single string enum longer than this has its total length capped (OpenAI strict)
 LARGE_ENUM_SIZE = 250
-
-
-@rule_options
-class Options:
-    pass
 
 
 class ProviderLimitExceeded(ToolSetRule):
@@ -65,7 +60,6 @@ class ProviderLimitExceeded(ToolSetRule):
     summary = (
         "a target's limit: tool count, total properties, depth, enum size, strict tools, optional or union parameters"
     )
-    Options = Options
 
     def check(self, toolset: ToolSet, context: LintContext) -> Iterable[Finding]:
         settings = context.settings
