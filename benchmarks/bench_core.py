@@ -1,6 +1,7 @@
 """End-to-end speed and memory of `schemalint check` on generated JSON tool files.
 
 Run: python benchmarks/bench_core.py [--repeat 7] [--sizes 10,1000,10000,100000] [--ignore SL502]
+                                     [--select SL002,SL003,SL104,SL201,SL301,SL302,SL303,SL309,SL311]
                                      [--baseline-tree /path/to/other/checkout]
 
 Each run is a fresh subprocess (`python -m schemalint check FILE --no-config --output-format json`)
@@ -59,9 +60,9 @@ def compile_package(env: dict[str, str]) -> Path:
     return Path(where)
 
 
-def check_command(path: Path, ignore: Sequence[str]) -> list[str]:
+def check_command(path: Path, rule_args: Sequence[str]) -> list[str]:
     command = [sys.executable, "-m", "schemalint", "check", str(path), "--no-config", "--output-format", "json"]
-    return command + [f"--ignore={selector}" for selector in ignore]
+    return command + list(rule_args)
 
 
 def run_once(command: list[str], env: dict[str, str], cwd: Path) -> float:
@@ -86,10 +87,10 @@ def peak_rss_mb(command: list[str], env: dict[str, str], cwd: Path) -> float:
 
 
 def startup(
-    small: Path, ignore: Sequence[str], trees: dict[str, Path | None], repeat: int, tmp: Path
+    small: Path, rule_args: Sequence[str], trees: dict[str, Path | None], repeat: int, tmp: Path
 ) -> dict[str, dict[str, list[tuple[float, float]]]]:
     """Warm- and cold-cache (wall, CPU) times of a 10-tool check for each tree, runs alternating between trees."""
-    command = check_command(small, ignore)
+    command = check_command(small, rule_args)
     envs = {label: environment(tree) for label, tree in trees.items()}
     warm_dirs = {label: tmp / f"warm-{index}" for index, label in enumerate(trees)}
     for label, folder in warm_dirs.items():
@@ -129,9 +130,13 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--sizes", default="1000,10000,100000", help="sizes beyond the 10-tool start-up ('' for none)")
     parser.add_argument("--ignore", action="append", default=[], help="passed to `schemalint check --ignore`")
+    parser.add_argument("--select", help="passed to `schemalint check --select` (default: every rule)")
     parser.add_argument("--baseline-tree", type=Path, help="another checkout to compare start-up with, A/B")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",") if s]
+    rule_args = [f"--ignore={selector}" for selector in args.ignore]
+    if args.select is not None:
+        rule_args.append(f"--select={args.select}")
     trees: dict[str, Path | None] = {"this": None}
     if "PYTHONPATH" in os.environ:
         trees["this"] = Path(os.environ["PYTHONPATH"].split(os.pathsep)[0])
@@ -142,9 +147,10 @@ def main() -> None:
         print("measuring", compile_package(environment(tree)))
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
-        print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, repeat={args.repeat}, ignore={args.ignore}")
+        rules = " ".join(rule_args) or "all"
+        print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, repeat={args.repeat}, rules: {rules}")
         small = tool_file(tmp / "tools_10.json", 10)
-        times = startup(small, args.ignore, trees, args.repeat, tmp)
+        times = startup(small, rule_args, trees, args.repeat, tmp)
         print(f"\n10-tool start-up over {args.repeat} alternating runs: median (min) seconds")
         for label, runs in times.items():
             cells = []
@@ -163,23 +169,26 @@ def main() -> None:
                     for i in (0, 1)
                 ]
                 print(f"  this / baseline, {cache} cache: {ratios[0]:.2f} wall, {ratios[1]:.2f} CPU")
-        print(f"  peak RSS {peak_rss_mb(check_command(small, args.ignore), env, tmp):.1f} MB")
+        print(f"  peak RSS {peak_rss_mb(check_command(small, rule_args), env, tmp):.1f} MB")
 
         if sizes:
-            print(f"\n{'tools':>8} {'MB':>7} {'median s':>9} {'min s':>7} {'ms/tool':>8} {'peak MB':>8}")
+            header = f"{'tools':>8} {'MB':>7} {'median s':>9} {'min s':>7} {'CPU s':>7} {'ms/tool':>8} {'peak MB':>8}"
+            print("\n" + header)
         for size in sizes:
             path = tool_file(tmp / f"tools_{size}.json", size)
-            command = check_command(path, args.ignore)
+            command = check_command(path, rule_args)
             repeat = args.repeat if size <= 10_000 else max(1, args.repeat // 3)
-            elapsed = [run_once(command, env, tmp) for _ in range(repeat)]
+            runs = [run_timed(command, env, tmp) for _ in range(repeat)]
+            elapsed = [wall for wall, _ in runs]
             median = statistics.median(elapsed)
             size_mb = path.stat().st_size / 1e6
             print(
-                f"{size:>8} {size_mb:>7.2f} {median:>9.3f} {min(elapsed):>7.3f} {1000 * median / size:>8.3f} "
+                f"{size:>8} {size_mb:>7.2f} {median:>9.3f} {min(elapsed):>7.3f} "
+                f"{statistics.median(cpu for _, cpu in runs):>7.3f} {1000 * median / size:>8.3f} "
                 f"{peak_rss_mb(command, env, tmp):>8.1f}"
             )
 
-        modules = imported_modules(check_command(small, args.ignore), env, tmp)
+        modules = imported_modules(check_command(small, rule_args), env, tmp)
         ours = [m for m in modules if m.startswith("schemalint")]
         print(f"\nmodules a 10-tool run imports: {len(modules)} ({len(ours)} of schemalint)")
         print("  schemalint:", " ".join(ours))
