@@ -128,6 +128,33 @@ def test_empty_files_found_by_walking_are_skipped_but_named_ones_are_errors(tmp_
 # -- line index -----------------------------------------------------------------------------------
 
 
+def line_index(text: str, block_bits: int) -> LineIndex:
+    """A LineIndex whose block table has blocks of 2**block_bits characters."""
+    original = jsonyaml._LINE_BLOCK_BITS
+    jsonyaml._LINE_BLOCK_BITS = block_bits
+    try:
+        return LineIndex(text)
+    finally:
+        jsonyaml._LINE_BLOCK_BITS = original
+
+
+def test_line_index_in_blocks_on_a_long_text():
+    """Lines longer than a block, blocks without a line feed, CRLF split by a block boundary."""
+    text = "x" * 3000 + "\n" + "日本\r\n" * 700 + "y" * 2500 + "\n\nz"
+    index = LineIndex(text)
+    assert index.position(0) == (1, 1)
+    assert index.position(2999) == (1, 3000)
+    assert index.position(3000) == (1, 3001)  # the line feed itself
+    assert index.position(3001) == (2, 1)
+    assert index.position(3001 + 4 * 699 + 2) == (701, 3)  # the \r of the last CRLF
+    tail = 3001 + 4 * 700
+    assert index.position(tail + 2499) == (702, 2500)
+    assert index.position(len(text) - 1) == (704, 1)
+    assert index.position(len(text)) == (704, 2)
+    assert index.span(10, tail + 5) == Span(1, 11, 702, 6)
+    assert index.span(tail + 1, tail + 2400) == Span(702, 2, 702, 2401)
+
+
 def test_line_index_counts_lf_crlf_and_cr():
     index = LineIndex("ab\r\ncd\ref\ngh")
     assert index.position(0) == (1, 1)
@@ -139,9 +166,10 @@ def test_line_index_counts_lf_crlf_and_cr():
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.text(alphabet="ab\r\n日", max_size=30))
-def test_line_index_agrees_with_a_naive_count(text):
-    index = LineIndex(text)
+@given(st.text(alphabet="ab\r\n日", max_size=30), st.sampled_from([0, 1, 2, 10]))
+def test_line_index_agrees_with_a_naive_count(text, block_bits):
+    """Also with blocks of 1, 2 and 4 characters, so that lines cross the blocks of the table."""
+    index = line_index(text, block_bits)
     line, column = 1, 1
     for offset, character in enumerate(text + " "):
         assert index.position(offset) == (line, column), offset
@@ -152,9 +180,9 @@ def test_line_index_agrees_with_a_naive_count(text):
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.text(alphabet="ab\r\n日", max_size=20))
-def test_line_index_span_agrees_with_two_positions(text):
-    index = LineIndex(text)
+@given(st.text(alphabet="ab\r\n日", max_size=20), st.sampled_from([0, 2, 10]))
+def test_line_index_span_agrees_with_two_positions(text, block_bits):
+    index = line_index(text, block_bits)
     for start in range(len(text) + 1):
         for end in range(start, len(text) + 1):
             assert index.span(start, end) == Span(*index.position(start), *index.position(end)), (start, end)
