@@ -8,8 +8,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from schemalint.math_threads import one_math_thread
-from schemalint.similarity.embed import embed_texts
-from schemalint.similarity.scoring import CALIBRATION, PARAMETER_BONUS, PairScore, cross_language, score_pair, tool_view
+from schemalint.similarity.cache import text_key
+from schemalint.similarity.embed import SMALL_SET_TEXTS, Embeddings, ResolvedBackend, embed_texts, note, resolve_backend
+from schemalint.similarity.scoring import (
+    CALIBRATION,
+    PARAMETER_BONUS,
+    PairScore,
+    ToolView,
+    cross_language,
+    score_pair,
+    tool_view,
+)
 
 
 @dataclass
@@ -42,6 +51,42 @@ def cosine_floor(threshold: float, backend: str) -> float:
     return low + max(0.0, threshold - PARAMETER_BONUS) * (high - low)
 
 
+class _BackendChanged(Exception):
+    """The vectors came from the static backend, not the one asked for (it could not be loaded)."""
+
+
+class _LazyEmbeddings:
+    """The texts' vectors, read (and embedded) on first use: a warm run may need none."""
+
+    def __init__(self, texts: list[str], settings: Mapping[str, Any], resolved: ResolvedBackend) -> None:
+        self.texts = texts
+        self.settings = settings
+        self.resolved = resolved
+        self.model_key = resolved.model_key
+        self.loaded: Embeddings | None = None
+
+    def get(self, rows: bool = False) -> Embeddings:
+        """The embeddings, as Python rows when `rows` (any size: few cosines will be computed), else
+        in the form `embed_texts` picks for the size. Raises _BackendChanged the first time vectors
+        come from a fallback model (the callers' floor and store were for the requested one)."""
+        if self.loaded is None:
+            self.loaded = embed_texts(self.texts, self.settings, self.resolved, rows=rows)
+        elif not rows and isinstance(self.loaded.vectors, list) and len(self.texts) > SMALL_SET_TEXTS:
+            import numpy as np
+
+            self.loaded.vectors = np.array(self.loaded.vectors, dtype=np.float32)  # the same float32 values
+        if self.loaded.model_key != self.model_key:
+            self.model_key = self.loaded.model_key
+            raise _BackendChanged
+        return self.loaded
+
+    def backend(self) -> tuple[str, str | None]:
+        """The backend's name and notice (as they will be once vectors are read, when none were)."""
+        if self.loaded is None:
+            return self.resolved.choice.backend.name, self.resolved.choice.notice
+        return self.loaded.backend, self.loaded.notice
+
+
 def similar_pairs(
     items: Sequence[tuple[str | None, str | None, Any]],
     settings: Mapping[str, Any],
@@ -49,8 +94,6 @@ def similar_pairs(
     top_k: int | None,
 ) -> SimilarityResult:
     """Pairs of `(name, description, parameters)` items whose final score reaches `threshold`."""
-    from schemalint.similarity.pairs import candidate_pairs, pair_cosines
-
     views = [tool_view(name, description, parameters) for name, description, parameters in items]
     if len(views) < 2:
         return SimilarityResult()
@@ -59,24 +102,53 @@ def similar_pairs(
     if mixed:  # Chinese and English descriptions side by side: names are compared too
         texts += [v.name_text() for v in views]
     one_blas_thread_for(len(texts))
-    embeddings = embed_texts(texts, settings)
-    count = len(views)
-    full = embeddings.vectors[:count]
-    floor = cosine_floor(threshold, embeddings.backend)
-    candidates = candidate_pairs(full, floor, top_k)
-    names = embeddings.vectors[count:] if mixed else None
-    name_cosines: dict[tuple[int, int], float] = {}
-    if names is not None:
-        crossing = [p for p in candidate_pairs(names, floor, top_k) if cross_language(views[p[0]], views[p[1]])]
-        added = [p for p in crossing if p not in candidates]
-        candidates.update(zip(added, pair_cosines(full, added), strict=True))
-        cross = [p for p in candidates if cross_language(views[p[0]], views[p[1]])]  # score_pair reads only these
-        name_cosines = dict(zip(cross, pair_cosines(names, cross), strict=True))
-    result = SimilarityResult(backend=embeddings.backend, notice=embeddings.notice)
+    resolved = resolve_backend(settings)
+    embeddings = _LazyEmbeddings(texts, settings, resolved)
+    while True:
+        try:
+            candidates, name_cosines = _candidates(views, texts, embeddings, threshold, top_k, mixed)
+            break
+        except _BackendChanged:
+            continue  # again, with the floor and the stored neighbours of the model used
+    backend, notice = embeddings.backend()
+    if embeddings.loaded is None:
+        note(notice)  # as embed_texts would have
+    result = SimilarityResult(backend=backend, notice=notice)
     # visited in the findings' order: by the later tool, then the earlier one
     for right, left, cosine in sorted((right, left, cosine) for (left, right), cosine in candidates.items()):
         name_cosine = name_cosines.get((left, right)) if name_cosines else None
-        score = score_pair(views[left], views[right], cosine, embeddings.backend, name_cosine)
+        score = score_pair(views[left], views[right], cosine, backend, name_cosine)
         if score.score >= threshold:
             result.pairs.append((left, right, score))
     return result
+
+
+def _candidates(
+    views: list[ToolView],
+    texts: list[str],
+    embeddings: _LazyEmbeddings,
+    threshold: float,
+    top_k: int | None,
+    mixed: bool,
+) -> tuple[dict[tuple[int, int], float], dict[tuple[int, int], float]]:
+    """The candidate pairs with their cosines, and for a mixed-language set the name cosines of the
+    pairs across languages."""
+    from schemalint.similarity.neighbours import NeighbourStore, neighbour_pairs
+    from schemalint.similarity.pairs import pair_cosines
+
+    backend, _ = embeddings.backend()
+    floor = cosine_floor(threshold, backend)
+    store = NeighbourStore(embeddings.resolved.cache_dir, embeddings.model_key)
+    keys = [text_key(text) for text in texts]
+    count = len(views)
+    candidates = neighbour_pairs(keys[:count], lambda rows: embeddings.get(rows).vectors[:count], floor, top_k, store)
+    name_cosines: dict[tuple[int, int], float] = {}
+    if mixed:
+        names = neighbour_pairs(keys[count:], lambda rows: embeddings.get(rows).vectors[count:], floor, top_k, store)
+        crossing = [p for p in names if cross_language(views[p[0]], views[p[1]])]
+        added = [p for p in crossing if p not in candidates]
+        cross = [p for p in (*candidates, *added) if cross_language(views[p[0]], views[p[1]])]  # score_pair reads these
+        vectors = embeddings.get(rows=True).vectors if added or cross else []
+        candidates.update(zip(added, pair_cosines(vectors[:count], added), strict=True))
+        name_cosines = dict(zip(cross, pair_cosines(vectors[count:], cross), strict=True))
+    return candidates, name_cosines

@@ -58,6 +58,8 @@ class Embeddings:
     notice: str | None
     #: how many texts had to be embedded (not found in the cache)
     computed: int
+    #: the cache's name for the model that gave the vectors (`<backend>-<weights sha256[:16]>`)
+    model_key: str = ""
 
 
 #: environment variable that picks the backend when the config leaves `embedding-backend` at `auto`
@@ -112,20 +114,48 @@ def _encode(backend: EmbeddingBackend, texts: list[str], small: bool) -> Vectors
     return np.concatenate(parts)
 
 
-def embed_texts(texts: list[str], settings: Mapping[str, Any] | None = None) -> Embeddings:
-    """Vectors for `texts` (cached ones are read from disk; only new texts load a model): rows of
-    Python floats for up to SMALL_SET_TEXTS texts of which at most SMALL_ENCODE_TEXTS are new, else a
-    numpy float32 matrix."""
+@dataclass
+class ResolvedBackend:
+    """The backend the settings ask for (resolved without loading a model), where its cache is, and the
+    cache's name for its model."""
+
+    choice: BackendChoice
+    cache_dir: Path | None
+    model_key: str
+
+
+def resolve_backend(settings: Mapping[str, Any] | None = None) -> ResolvedBackend:
     settings = settings or {}
     choice = settings_backend(settings)
     cache_dir = settings_cache_dir(settings)
-    backend, notice = choice.backend, choice.notice
+    return ResolvedBackend(choice, cache_dir, _model_key(choice.backend, cache_dir))
+
+
+def note(notice: str | None) -> None:
+    """Remember a backend notice for the CLI (`take_notices`)."""
+    if notice:
+        _notices.append(notice)
+
+
+def embed_texts(
+    texts: list[str],
+    settings: Mapping[str, Any] | None = None,
+    resolved: ResolvedBackend | None = None,
+    rows: bool = False,
+) -> Embeddings:
+    """Vectors for `texts` (cached ones are read from disk; only new texts load a model): rows of
+    Python floats for up to SMALL_SET_TEXTS texts (or any number with `rows`) of which at most
+    SMALL_ENCODE_TEXTS are new, else a numpy float32 matrix. `resolved`: `resolve_backend(settings)`,
+    when the caller has it already."""
+    resolved = resolved or resolve_backend(settings)
+    cache_dir = resolved.cache_dir
+    backend, notice, model_key = resolved.choice.backend, resolved.choice.notice, resolved.model_key
     keys = [text_key(t) for t in texts]
     while True:
-        cache = VectorCache(cache_dir, _model_key(backend, cache_dir))
+        cache = VectorCache(cache_dir, model_key)
         cached = cache.lookup(keys)
         new_texts = {keys[i]: texts[i] for i in range(len(texts)) if i not in cached}  # one per distinct text
-        small = len(texts) <= SMALL_SET_TEXTS and len(new_texts) <= SMALL_ENCODE_TEXTS
+        small = (rows or len(texts) <= SMALL_SET_TEXTS) and len(new_texts) <= SMALL_ENCODE_TEXTS
         try:
             fresh = _encode(backend, list(new_texts.values()), small) if new_texts else None
         except ModelUnavailable as error:
@@ -133,10 +163,10 @@ def embed_texts(texts: list[str], settings: Mapping[str, Any] | None = None) -> 
                 raise
             notice = f"{error}; using the static backend"
             backend = StaticBackend()
+            model_key = _model_key(backend, cache_dir)
             continue
         break
-    if notice:
-        _notices.append(notice)
+    note(notice)
     if fresh is not None:
         cache.store(list(new_texts), fresh)
     fresh_rows = {key: row for row, key in enumerate(new_texts)}
@@ -149,7 +179,7 @@ def embed_texts(texts: list[str], settings: Mapping[str, Any] | None = None) -> 
     else:
         assert not isinstance(fresh, list)
         vectors = _matrix(keys, cached, fresh, fresh_rows)
-    return Embeddings(vectors, backend.name, notice, len(new_texts))
+    return Embeddings(vectors, backend.name, notice, len(new_texts), model_key)
 
 
 def _matrix(

@@ -1,0 +1,430 @@
+"""Each text's nearest neighbours, remembered across runs, so a warm run needs no vectors and no search.
+
+`candidate_pairs` (pairs.py) selects, for each row i, the first `top_k` of the j != i whose cosine is
+at least `floor`, in the order (cosine descending, j); a pair is a candidate when either row selects
+the other. This module keeps each row's list of neighbours in that order (`NeighbourRows`), stores
+it in the cache (`<cache-dir>/neighbours/<model key>/<name>.nbr`) and serves it back:
+
+- the same texts again (a re-run): the candidates come from the stored lists, with no vector read,
+  no numpy import and no search;
+- a few texts changed, added or removed (an edited description): the lists of the nearest stored
+  state (the one sharing the most texts) are carried over and only what the change touches is
+  computed (`plan_update`, `finish_update`): the rows of the new texts, the new texts' cosines with
+  every other row, and the rest of a row only when it lost one of its first `top_k` neighbours;
+- otherwise the full search, whose result is stored for the next run.
+
+The invariant that makes the update exact: a row's list holds the first `len(list)` entries of the
+row's whole ordered neighbour list, and either all of them (`complete`) or at least `top_k`. Its
+first `top_k` entries are then exactly what the full search selects for that row. Removing an
+entry keeps a prefix a prefix (when it leaves fewer than `top_k` entries of an incomplete list, the
+row is computed again); a new entry is inserted when it ranks before the list's last entry (or
+anywhere in a complete list), since the entries after the last one are unknown. Carried entries
+keep their order because the texts kept keep their relative order (a reordered set is searched in
+full: equal cosines are ordered by index).
+
+A state file that is unreadable, truncated, of another format, or fails its checksum is ignored;
+files are written to a temp file and renamed. At most MAX_STATES states are kept per model; a state
+is found by its set's exact name, or, for the update, by min-hash signatures in its name (`signatures`).
+"""
+
+from __future__ import annotations
+
+import bisect
+import contextlib
+import os
+import struct
+import sys
+from array import array
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from schemalint.similarity.cache import KEY_BYTES, ensure_cache_dir, replace_file, sha256
+
+if TYPE_CHECKING:
+    from schemalint.similarity.pairs import Vectors
+
+#: states kept per model (then the least recently used quarter is deleted): one per tool set linted
+MAX_STATES = 256
+#: a carried row keeps up to this many times `top_k` neighbours, so that it survives losing a few
+RESERVE_FACTOR = 2
+#: the update is used when it recomputes at most this share of the rows (else the full search is cheaper)
+UPDATE_SHARE = 0.125
+SUFFIX = ".nbr"
+_HEADER = struct.Struct("<4sIIIdI32s")  # magic, version, count, top_k, floor, entries, sha256 of the rest
+_MAGIC = b"SLNB"
+_VERSION = 1
+_COMPLETE = 1 << 31  # the high bit of a row's length: the list holds every neighbour over the floor
+
+#: one neighbour of a row: (-cosine, index), so that ascending order is the selection order
+Entry = tuple[float, int]
+
+
+@dataclass
+class NeighbourRows:
+    """Each text's ordered neighbours over `floor` (a prefix of them, see the module docstring)."""
+
+    keys: list[bytes]
+    floor: float
+    top_k: int
+    rows: list[list[Entry]]
+    complete: list[bool]
+
+    def candidates(self) -> dict[tuple[int, int], float]:
+        """What `candidate_pairs(vectors, floor, top_k)` returns: every row's first top_k neighbours."""
+        pairs: dict[tuple[int, int], float] = {}
+        for row, entries in enumerate(self.rows):
+            for negated, other in entries[: self.top_k]:
+                pairs[(row, other) if row < other else (other, row)] = -negated
+        return pairs
+
+
+def from_candidates(
+    keys: list[bytes], floor: float, top_k: int, candidates: dict[tuple[int, int], float]
+) -> NeighbourRows:
+    """The rows behind a full search's candidates. A row's candidate entries hold its first top_k
+    neighbours (those it selects) and maybe others (rows that select it), so their first top_k are
+    the row's own first top_k, and all of its neighbours when it has fewer."""
+    found: list[list[Entry]] = [[] for _ in keys]
+    for (left, right), cosine in candidates.items():
+        found[left].append((-cosine, right))
+        found[right].append((-cosine, left))
+    rows = [sorted(entries)[:top_k] for entries in found]
+    return NeighbourRows(keys, floor, top_k, rows, [len(entries) < top_k for entries in found])
+
+
+def full_row(row: int, cosines: list[float], floor: float, cap: int) -> tuple[list[Entry], bool]:
+    """A row's first `cap` neighbours from its cosines with every row, and whether that is all of them."""
+    found = sorted((-cosine, other) for other, cosine in enumerate(cosines) if cosine >= floor and other != row)
+    return found[:cap], len(found) <= cap
+
+
+@dataclass
+class UpdatePlan:
+    """What an update carries over from an old state, and which rows it must compute in full."""
+
+    keys: list[bytes]
+    #: per new row: the old row's neighbours renumbered (None: computed in full)
+    carried: list[list[Entry] | None]
+    complete: list[bool]
+    #: the new rows without an old counterpart (their texts are new)
+    fresh: list[int]
+    #: the rows computed in full: the fresh ones and those left with too few neighbours
+    recompute: list[int]
+
+
+def plan_update(old: NeighbourRows, keys: list[bytes], floor: float, top_k: int) -> UpdatePlan | None:
+    """How to turn `old` into the rows of `keys`; None when `old` cannot be used (other options,
+    nothing in common). A text whose key is in `old` keeps its old row; one that moved relative to
+    the others (outside `_in_order`) counts as new."""
+    if old.floor != floor or old.top_k != top_k:
+        return None
+    unmatched: dict[bytes, list[int]] = {}
+    for position in range(len(old.keys) - 1, -1, -1):  # popped from the end: the earliest first
+        unmatched.setdefault(old.keys[position], []).append(position)
+    matched: list[int | None] = []
+    for key in keys:
+        same = unmatched.get(key)
+        matched.append(same.pop() if same else None)
+    old_of_new = _in_order(matched)
+    new_of_old = {o: position for position, o in enumerate(old_of_new) if o is not None}
+    if not new_of_old:
+        return None
+    carried: list[list[Entry] | None] = []
+    complete: list[bool] = []
+    fresh, recompute = [], []
+    for position, old_position in enumerate(old_of_new):
+        entries = None
+        whole = False
+        if old_position is not None:
+            old_entries = old.rows[old_position]
+            entries = [(negated, new_of_old[o]) for negated, o in old_entries if o in new_of_old]
+            whole = old.complete[old_position]
+            if not whole and len(entries) < top_k:
+                entries = None
+        else:
+            fresh.append(position)
+        if entries is None:
+            recompute.append(position)
+        carried.append(entries)
+        complete.append(whole)
+    return UpdatePlan(keys, carried, complete, fresh, recompute)
+
+
+def _in_order(matched: list[int | None]) -> list[int | None]:
+    """`matched` with only a longest increasing run of its old positions left (the others None), so
+    that the texts kept keep their relative order (patience sorting, n log n)."""
+    ends: list[int] = []  # ends[n]: the smallest old position ending an increasing run of length n + 1
+    end_at: list[int] = []  # the position in `matched` of that end
+    before: dict[int, int] = {}  # position -> the previous position of its run
+    for position, old_position in enumerate(matched):
+        if old_position is None:
+            continue
+        length = bisect.bisect_left(ends, old_position)
+        if length:
+            before[position] = end_at[length - 1]
+        if length == len(ends):
+            ends.append(old_position)
+            end_at.append(position)
+        else:
+            ends[length], end_at[length] = old_position, position
+    kept: list[int | None] = [None] * len(matched)
+    position = end_at[-1] if end_at else -1
+    while position >= 0:
+        kept[position] = matched[position]
+        position = before.get(position, -1)
+    return kept
+
+
+def finish_update(plan: UpdatePlan, floor: float, top_k: int, cosines: dict[int, list[float]]) -> NeighbourRows:
+    """The new rows, given every recomputed row's cosines with all rows (`cosines[row][other]`)."""
+    cap = RESERVE_FACTOR * top_k
+    rows: list[list[Entry]] = []
+    complete: list[bool] = []
+    for position, entries in enumerate(plan.carried):
+        if entries is None:
+            entries, whole = full_row(position, cosines[position], floor, cap)
+        else:
+            whole = plan.complete[position]
+            for fresh in plan.fresh:
+                cosine = cosines[fresh][position]
+                entry = (-cosine, fresh)
+                if cosine < floor or (not whole and entry > entries[-1]):
+                    continue  # under the floor, or after the known prefix
+                bisect.insort(entries, entry)
+                if len(entries) > cap:
+                    del entries[cap:]
+                    whole = False
+        rows.append(entries)
+        complete.append(whole)
+    return NeighbourRows(plan.keys, floor, top_k, rows, complete)
+
+
+def row_cosines(vectors: Vectors, rows: list[int]) -> dict[int, list[float]]:
+    """Each of `rows`' cosines with every row (`pairs.dot`, the bits the full search gives)."""
+    from schemalint.similarity.pairs import pair_cosines
+
+    count = len(vectors)
+    every = range(count)
+    pairs = [(row, other) for row in rows for other in every]
+    cosines = pair_cosines(vectors, pairs)
+    return {row: cosines[n * count : (n + 1) * count] for n, row in enumerate(rows)}
+
+
+def signatures(keys: list[bytes]) -> list[str]:
+    """A few min-hashes of the set's texts (the smallest of each of SIGNATURE_SLICES of the keys):
+    a set with one text changed shares most of them, so a state file named by them is found from
+    its name alone, without reading the other states."""
+    return [min(key[start:stop] for key in keys).hex() for start, stop in SIGNATURE_SLICES]
+
+
+#: byte ranges of the keys (sha256 prefixes, so independent) whose minima sign a set
+SIGNATURE_SLICES = ((0, 3), (3, 6), (6, 9))
+
+
+class NeighbourStore:
+    """The states of one model in the cache (`cache_dir` None: no cache, nothing stored). A state's
+    file name is its set's signatures, then a hash of its options and keys in order (the exact name)."""
+
+    def __init__(self, cache_dir: Path | None, model_key: str) -> None:
+        self.cache_dir = cache_dir
+        self.folder = None if cache_dir is None else cache_dir / "neighbours" / model_key
+
+    def _name(self, keys: list[bytes], floor: float, top_k: int) -> str:
+        exact = sha256(struct.pack("<dI", floor, top_k) + b"".join(keys)).hexdigest()[:24]
+        return "-".join((*signatures(keys), exact)) + SUFFIX
+
+    def exact(self, keys: list[bytes], floor: float, top_k: int) -> NeighbourRows | None:
+        """The stored state of exactly these texts in this order, if any."""
+        if self.folder is None:
+            return None
+        path = self.folder / self._name(keys, floor, top_k)
+        state = read_state(path)
+        if state is None or state.keys != keys or state.floor != floor or state.top_k != top_k:
+            return None
+        with contextlib.suppress(OSError):
+            os.utime(path)  # recently used: the last to be pruned
+        return state
+
+    def nearest(self, keys: list[bytes], floor: float, top_k: int) -> NeighbourRows | None:
+        """Of the stored states (same options) that share a signature with `keys`, the one sharing the
+        most texts with it."""
+        if self.folder is None:
+            return None
+        mine = signatures(keys)
+        wanted = set(keys)
+        best: tuple[int, _RawState] | None = None
+        for name in self._names():
+            theirs = name.split("-")[: len(mine)]
+            if not any(a == b for a, b in zip(mine, theirs, strict=False)):
+                continue
+            raw = _read_raw(self.folder / name, floor, top_k)
+            if raw is None:
+                continue
+            shared = len(wanted.intersection(raw.keys()))
+            if best is None or shared > best[0]:
+                best = (shared, raw)
+        return None if best is None else best[1].decode()
+
+    def _names(self) -> list[str]:
+        assert self.folder is not None
+        try:
+            with os.scandir(self.folder) as entries:
+                return [entry.name for entry in entries if entry.name.endswith(SUFFIX)]
+        except OSError:
+            return []
+
+    def save(self, state: NeighbourRows) -> None:
+        """Write the state (atomically); past MAX_STATES states, delete the least recently used quarter.
+        I/O errors are ignored."""
+        if self.folder is None or self.cache_dir is None:
+            return
+        try:
+            ensure_cache_dir(self.cache_dir)
+            self.folder.mkdir(parents=True, exist_ok=True)
+            replace_file(self.folder / self._name(state.keys, state.floor, state.top_k), *encode_state(state))
+            names = self._names()
+            if len(names) > MAX_STATES:
+                by_age = sorted(names, key=lambda name: (self.folder / name).stat().st_mtime_ns)  # type: ignore[operator]
+                for name in by_age[: len(names) - MAX_STATES * 3 // 4]:
+                    (self.folder / name).unlink(missing_ok=True)
+        except OSError:
+            return
+
+
+def _little_endian(values: array[int] | array[float]) -> bytes:
+    if sys.byteorder == "big":
+        values = array(values.typecode, values)
+        values.byteswap()
+    return values.tobytes()
+
+
+def _uints(data: bytes) -> array[int]:
+    values = array(_UINT, data)
+    if sys.byteorder == "big":
+        values.byteswap()
+    return values
+
+
+def _doubles(data: bytes) -> array[float]:
+    values = array("d", data)
+    if sys.byteorder == "big":
+        values.byteswap()
+    return values
+
+
+_UINT = next(code for code in "IL" if array(code).itemsize == 4)
+
+
+def encode_state(state: NeighbourRows) -> tuple[bytes, bytes]:
+    """The state file: header, then keys, row lengths (with the complete bit), indices, cosines."""
+    lengths = array(
+        _UINT, (len(row) | (_COMPLETE if whole else 0) for row, whole in zip(state.rows, state.complete, strict=True))
+    )
+    others = array(_UINT, (other for row in state.rows for _, other in row))
+    cosines = array("d", (-negated for row in state.rows for negated, _ in row))
+    body = b"".join((b"".join(state.keys), _little_endian(lengths), _little_endian(others), _little_endian(cosines)))
+    header = _HEADER.pack(
+        _MAGIC, _VERSION, len(state.keys), state.top_k, state.floor, len(others), sha256(body).digest()
+    )
+    return header, body
+
+
+@dataclass
+class _RawState:
+    """A state file's checked bytes, decoded only when used."""
+
+    count: int
+    top_k: int
+    floor: float
+    entries: int
+    body: bytes
+
+    def keys(self) -> list[bytes]:
+        return [self.body[offset : offset + KEY_BYTES] for offset in range(0, self.count * KEY_BYTES, KEY_BYTES)]
+
+    def decode(self) -> NeighbourRows | None:
+        """The rows (None when they break the invariant or point outside the set)."""
+        keys_end = self.count * KEY_BYTES
+        lengths_end = keys_end + 4 * self.count
+        others_end = lengths_end + 4 * self.entries
+        lengths = _uints(self.body[keys_end:lengths_end])
+        others = _uints(self.body[lengths_end:others_end])
+        cosines = _doubles(self.body[others_end:])
+        sizes = [length & ~_COMPLETE for length in lengths]
+        complete = [bool(length & _COMPLETE) for length in lengths]
+        if sum(sizes) != self.entries or (self.entries and max(others) >= self.count):
+            return None
+        if any(size < self.top_k and not whole for size, whole in zip(sizes, complete, strict=True)):
+            return None
+        negated = [-cosine for cosine in cosines]
+        rows: list[list[Entry]] = []
+        start = 0
+        for size in sizes:
+            rows.append(list(zip(negated[start : start + size], others[start : start + size], strict=True)))
+            start += size
+        return NeighbourRows(self.keys(), self.floor, self.top_k, rows, complete)
+
+
+def _read_raw(path: Path, floor: float | None = None, top_k: int | None = None) -> _RawState | None:
+    """The state file's contents when it is whole and valid (and has these options)."""
+    try:
+        with path.open("rb") as handle:
+            header = handle.read(_HEADER.size)
+            if len(header) != _HEADER.size:
+                return None
+            magic, version, count, stored_top_k, stored_floor, entries, digest = _HEADER.unpack(header)
+            if magic != _MAGIC or version != _VERSION or count == 0 or stored_top_k == 0:
+                return None
+            if (floor is not None and stored_floor != floor) or (top_k is not None and stored_top_k != top_k):
+                return None
+            size = count * (KEY_BYTES + 4) + entries * (4 + 8)
+            if os.fstat(handle.fileno()).st_size != _HEADER.size + size:
+                return None
+            body = handle.read(size)
+    except OSError:
+        return None
+    if len(body) != size or sha256(body).digest() != digest:
+        return None
+    return _RawState(count, stored_top_k, stored_floor, entries, body)
+
+
+def read_state(path: Path, floor: float | None = None, top_k: int | None = None) -> NeighbourRows | None:
+    """The state in `path` (None when it is not a whole, valid state file, or has other options)."""
+    raw = _read_raw(path, floor, top_k)
+    return None if raw is None else raw.decode()
+
+
+def neighbour_pairs(
+    keys: list[bytes],
+    load_vectors: Callable[[bool], Vectors],
+    floor: float,
+    top_k: int | None,
+    store: NeighbourStore,
+) -> dict[tuple[int, int], float]:
+    """`candidate_pairs(vectors, floor, top_k)` for the texts of `keys`, from the store when it can:
+    `load_vectors(rows)` is called only when vectors are needed (`rows`: Python rows are enough, few
+    cosines are computed)."""
+    from schemalint.similarity.pairs import candidate_pairs
+
+    count = len(keys)
+    if top_k is None or top_k >= count - 1 or store.folder is None:  # every pair over the floor: nothing to keep
+        return candidate_pairs(load_vectors(False), floor, top_k)
+    state = store.exact(keys, floor, top_k)
+    if state is not None:
+        return state.candidates()
+    old = store.nearest(keys, floor, top_k)
+    plan = None if old is None else plan_update(old, keys, floor, top_k)
+    if plan is not None and len(plan.recompute) <= max(1, UPDATE_SHARE * count):
+        vectors = load_vectors(len(plan.recompute) * count <= _PYTHON_ROW_DOTS)
+        state = finish_update(plan, floor, top_k, row_cosines(vectors, plan.recompute))
+    else:
+        found = candidate_pairs(load_vectors(False), floor, top_k)
+        state = from_candidates(keys, floor, top_k, found)
+    store.save(state)
+    return state.candidates()
+
+
+#: an update computing at most this many cosines does it in pure Python (no numpy import)
+_PYTHON_ROW_DOTS = 40_000
