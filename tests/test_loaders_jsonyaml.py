@@ -529,6 +529,104 @@ def test_json_depth_limit_with_objects_in_wide_document():
     assert f"deeper than {MAX_DEPTH}" in error.message
 
 
+# -- the quick JSON path (no duplicate-key hook, no depth walk) and its proof -----------------------
+
+
+def test_quick_json_path_vouches_for_ordinary_text():
+    text = json.dumps(
+        {
+            "description": 'Note: "name": looks like a key, so does {"a": 1}',
+            "url": "https://example.com:8080/a:b",
+            "名前": ["é", "a back\\slash: \\t", {"nested": {"x:": ":y"}}],
+            "n": [0, -1, 1.5, 2.5e-7, True, None],
+        },
+        ensure_ascii=True,  # non-ASCII as \\u escapes, which are not colons
+        indent=2,
+    )
+    assert "\\u540d" in text
+    assert jsonyaml._load_json_quickly(text) == json.loads(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a": 1, "a": 2}',
+        '[{"x": [{"deep": {"k": 1, "k": 1}}]}]',
+        '{"a": 1, "\\u0061": 2}',  # the same key, spelled differently
+        '{"a": "x", "a": "y: z"}',  # the surviving value holds a colon
+        '{"s": "\\"b\\": 1, \\"b\\": 2", "b": 1, "b": 2}',  # a string that looks like members
+        '{"a": "\\u003a"}',  # an escaped colon: the colon count proves nothing
+        '{"a": 1, "a": "\\u003a"}',  # ... as here, where it makes up for the member lost
+        '{"a": "\\u003A"}',
+        "[" * 255 + "]" * 255,  # deeper than orjson writes
+        "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1),
+        str(2**64),  # beyond orjson's integers
+        '["\\ud800"]',  # a lone surrogate
+        '{"a": NaN}',
+        '{"a": 1e400}',
+        '{"a": 1,}',
+    ],
+)
+def test_quick_json_path_leaves_doubt_to_the_exact_path(text):
+    assert jsonyaml._load_json_quickly(text) is jsonyaml._NOT_SURE
+
+
+class _Members(list):
+    """An object as the (key, value) pairs its text lists, duplicates included."""
+
+
+def _dump(value) -> str:
+    """The JSON text; strings that start with a colon write their colons as `\\u003a` escapes."""
+    if isinstance(value, _Members):
+        return "{" + ", ".join(f"{_dump(k)}: {_dump(v)}" for k, v in value) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(_dump(v) for v in value) + "]"
+    if isinstance(value, str) and value.startswith(":"):
+        return json.dumps(value).replace(":", "\\u003a")
+    return json.dumps(value)
+
+
+def _has_duplicate(value) -> bool:
+    if isinstance(value, _Members):
+        keys = [k for k, _ in value]
+        return len(set(keys)) < len(keys) or any(_has_duplicate(v) for _, v in value)
+    return isinstance(value, list) and any(_has_duplicate(v) for v in value)
+
+
+_TEXT = st.text(st.characters(exclude_categories=("Cs",)).filter(lambda c: c != "\\"), max_size=6)
+_SCALARS = (
+    st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1) | st.floats(allow_nan=False, allow_infinity=False)
+)
+_KEYS = st.sampled_from(["a", "b", "a:b", '"a":', ":", ":a", "名"]) | _TEXT
+_JSON_WITH_DUPLICATES = st.recursive(
+    _SCALARS | _TEXT | st.sampled_from(['"k": 1', "a:b", "{:}", ":", "::"]),
+    lambda inner: st.lists(inner, max_size=4) | st.lists(st.tuples(_KEYS, inner), max_size=5).map(_Members),
+    max_leaves=30,
+)
+
+
+def _outcome(load, text: str) -> tuple:
+    try:
+        return ("data", load(text))
+    except LoadError as error:
+        return ("error", error.message, error.line, error.column)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_JSON_WITH_DUPLICATES)
+def test_quick_json_path_misses_no_duplicate_key(value):
+    text = _dump(value)
+    exact = _outcome(jsonyaml._load_json_exactly, text)
+    assert exact[0] == ("error" if _has_duplicate(value) else "data")
+    assert _outcome(lambda t: load_json(t, "f").data, text) == exact
+    quick = jsonyaml._load_json_quickly(text)
+    if _has_duplicate(value):
+        assert quick is jsonyaml._NOT_SURE
+        assert exact[1].startswith("duplicate key")
+    elif "\\u003a" not in text:  # no false alarm either: these texts take the quick path
+        assert quick == exact[1]
+
+
 def test_json_100000_levels_are_refused_at_the_depth_limit():  # timed in benchmarks/bench_loaders.py
     error = load_error(load_json, "[" * 100_000 + "]" * 100_000)
     assert error.message == f"nesting deeper than {MAX_DEPTH} levels"

@@ -579,6 +579,51 @@ def load_json(text: str, path: str) -> Document:
     """
     text = _without_bom(text)
     _check_not_empty(text)
+    data = _load_json_quickly(text)
+    if data is _NOT_SURE:
+        data = _load_json_exactly(text)
+    return Document(
+        path=path, text=text, data=data, format="json", positions=OffsetPositions(text, JsonOffsets(text).find)
+    )
+
+
+#: `_load_json_quickly` could not vouch for the text: `_load_json_exactly` decides
+_NOT_SURE: Any = object()
+
+
+def _load_json_quickly(text: str) -> JSON:
+    """The data of a text that is certainly well formed, else `_NOT_SURE`; under half the time of
+    `_load_json_exactly` (10,000 generated tools: 134 ms instead of 293 ms of CPU).
+
+    The C decoder runs without the duplicate-key hook (a Python call per object, as long as the
+    decoding itself) and nothing walks the data to measure its depth. Instead, orjson writes the
+    data back compactly, which proves both:
+
+    - depth: orjson refuses data nested deeper than 254 levels (below MAX_DEPTH; a test holds it to that).
+    - duplicate keys: outside strings, a JSON text has one colon per object member, and so has
+      orjson's output. Inside strings, orjson writes the colons the decoded strings hold, never
+      escaped. Each decoded string comes from its own string of the text, and without `\\u003a`
+      escapes each of its colons was written there as such. So the output has as many colons as
+      the text if, and only if, no member was lost: a duplicate key drops a member (and whatever
+      the value it replaced held), leaving the output with fewer colons than the text.
+
+    Anything else (an escaped colon, a decoding error, deeper data, integers beyond 64 bits, lone
+    surrogates) is `_NOT_SURE`: the exact path runs and reports what it finds, as it always did.
+    """
+    if "\\u003a" in text or "\\u003A" in text:
+        return _NOT_SURE
+    try:
+        import orjson
+
+        data = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+        compact = orjson.dumps(data)
+    except (ImportError, ValueError, TypeError, RecursionError):  # orjson.JSONEncodeError is a TypeError
+        return _NOT_SURE
+    return data if compact.count(b":") == text.count(":") else _NOT_SURE
+
+
+def _load_json_exactly(text: str) -> JSON:
+    """The data of a text, with every refusal (duplicate key, number, depth) placed at its position."""
     try:
         data = json.loads(
             text,
@@ -596,9 +641,7 @@ def load_json(text: str, path: str) -> Document:
         raise _locate_json_problem(text, _one_line(str(error))) from None
     if _nesting_exceeds_limit(data):
         raise _locate_json_problem(text, f"nesting deeper than {MAX_DEPTH} levels")
-    return Document(
-        path=path, text=text, data=data, format="json", positions=OffsetPositions(text, JsonOffsets(text).find)
-    )
+    return data
 
 
 def _one_line(message: str) -> str:
