@@ -5,6 +5,7 @@
     python benchmarks/bench_similarity.py --file /tmp/perf/t1000.json   # an existing tool file
     python benchmarks/bench_similarity.py --small-sets   # where the numpy-free pair search ends
     python benchmarks/bench_similarity.py --warm-ratio --repeat 5 --baseline-tree ../main   # A/B, warm
+    python benchmarks/bench_similarity.py --warm-ratio --one-edit --repeat 5   # one new description per run
 
 Each measurement is a fresh `schemalint check` process (imports, model load, embedding, pairing
 and the JSON report included) on a generated tool file with realistic, distinct descriptions:
@@ -248,10 +249,14 @@ def bench(label: str, tools: list[dict], compare_all_rules: bool, repeat: int) -
         _show("SL504 alone", sl504, f"({sl504.findings} findings)")
 
 
-def warm_ratio(label: str, tools: list[dict], trees: dict[str, Path], repeat: int, check_args: list[str]) -> None:
+def warm_ratio(
+    label: str, tools: list[dict], trees: dict[str, Path], repeat: int, check_args: list[str], edit: bool = False
+) -> None:
     """All rules with a warm vector cache against all rules without SL502, per tree. Runs alternate
     between the trees and the two commands, so every median saw the same machine load; each tree is
-    byte-compiled first, as a pip install is, and has its own folder and vector cache."""
+    byte-compiled first, as a pip install is, and has its own folder and vector cache. With `edit`,
+    one more description is edited before each round (the editor / pre-commit case: one new text
+    since the last run)."""
     with tempfile.TemporaryDirectory() as tmp:
         folders = {}
         for name, tree in trees.items():
@@ -265,11 +270,18 @@ def warm_ratio(label: str, tools: list[dict], trees: dict[str, Path], repeat: in
             run_check(folder, tree=tree)  # fills the cache
         commands = {"all rules": (*check_args,), "without SL502": (*check_args, "--ignore", "SL502")}
         runs: dict[tuple[str, str], list[Run]] = {(name, command): [] for name in trees for command in commands}
-        for _ in range(repeat):
+        tools = [dict(tool) for tool in tools]
+        for round_number in range(repeat):
+            if edit:
+                target = tools[(round_number * 37) % len(tools)]
+                target["description"] = f"Edited in round {round_number}: {target['description']}"
+                for folder in folders.values():
+                    (folder / "tools.json").write_text(json.dumps(tools), encoding="utf-8")
             for name, tree in trees.items():
                 for command, args in commands.items():
                     runs[(name, command)].append(run_check(folders[name], *args, tree=tree))
         extra = f" ({shlex.join(check_args)})" if check_args else ""
+        extra += ", one description edited per round" if edit else ""
         print(f"{label} ({len(tools)} tools), warm cache, median of {repeat} alternating runs{extra}")
         for name in trees:
             wall = {c: statistics.median(r.seconds for r in runs[(name, c)]) for c in commands}
@@ -345,6 +357,7 @@ def main() -> None:
         "--warm-ratio", action="store_true", help="only all rules against all rules without SL502, warm cache"
     )
     parser.add_argument("--baseline-tree", type=Path, help="with --warm-ratio: another checkout measured alongside")
+    parser.add_argument("--one-edit", action="store_true", help="with --warm-ratio: edit one description per round")
     parser.add_argument("--check-args", default="", help="with --warm-ratio: more `check` arguments, e.g. '--jobs 1'")
     args = parser.parse_args()
     if args.small_sets:
@@ -354,7 +367,7 @@ def main() -> None:
         trees = {"this": ROOT, **({"baseline": args.baseline_tree} if args.baseline_tree else {})}
         sets = [(str(p), _tools_of(p)) for p in args.file] or [("generated", make_tools(n)) for n in args.sizes]
         for label, tools in sets:
-            warm_ratio(label, tools, trees, args.repeat, shlex.split(args.check_args))
+            warm_ratio(label, tools, trees, args.repeat, shlex.split(args.check_args), args.one_edit)
         return
     if args.file:
         for path in args.file:

@@ -1,22 +1,29 @@
-"""Stored neighbour lists (similarity/neighbours.py): a re-run reads them instead of searching, an
-edited set updates them, and either way the candidates are exactly the full search's, ties
-included. Broken state files are ignored."""
+"""What SL502 remembers between runs. Stored neighbour lists (similarity/neighbours.py): a re-run
+reads them instead of searching, an edited set updates them, and either way the candidates are
+exactly the full search's, ties included. Scored pairs (similarity/scored_pairs.py): an unchanged
+set reads its pairs back, and whatever a score depends on invalidates them. Damaged files, and
+files of other scoring code, are ignored."""
 
 from __future__ import annotations
 
 import json
 import random
 from pathlib import Path
+from typing import Any
 from unittest import mock
 
 import numpy as np
 import pytest
 
 from schemalint.rules.sl502_similar_descriptions import SimilarDescriptions
+from schemalint.similarity import compare as compare_module
 from schemalint.similarity import neighbours as neighbours_module
 from schemalint.similarity import pairs as pairs_module
+from schemalint.similarity import store as store_module
 from schemalint.similarity.neighbours import NeighbourStore, neighbour_pairs, plan_update
 from schemalint.similarity.pairs import candidate_pairs
+from schemalint.similarity.scored_pairs import ScoredPairsStore, set_digest
+from schemalint.similarity.scoring import PairScore
 from schemalint.testing import run_rule
 
 REPO = Path(__file__).resolve().parent.parent
@@ -132,8 +139,8 @@ def test_broken_state_files_are_ignored(damage: str, tmp_path: Path) -> None:
     keys = [n.to_bytes(16, "big") for n in range(40)]
     store = NeighbourStore(tmp_path, "model")
     expected = neighbour_pairs(keys, _Set(rows, keys).load, FLOOR, TOP_K, store)
-    assert store.folder is not None
-    (state,) = store.folder.iterdir()
+    assert store.files.folder is not None
+    (state,) = store.files.folder.iterdir()
     data = state.read_bytes()
     if damage == "truncate":
         state.write_bytes(data[: len(data) // 2])
@@ -174,8 +181,8 @@ def test_old_states_are_pruned(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     for n in range(10):
         keys = [bytes([n, k]) * 8 for k in range(12)]
         neighbour_pairs(keys, _Set([_unit(rng) for _ in keys], keys).load, FLOOR, TOP_K, store)
-    assert store.folder is not None
-    assert 0 < len(list(store.folder.iterdir())) <= 4
+    assert store.files.folder is not None
+    assert 0 < len(list(store.files.folder.iterdir())) <= 4
 
 
 def _generated_tools(count: int) -> list[dict]:
@@ -222,3 +229,45 @@ def test_mixed_language_set_from_stored_neighbours(tmp_path: Path) -> None:
     assert _findings(tools, tmp_path / "shared") == cold
     tools[3] = {**tools[3], "description": "Export every ticket of a user account as CSV."}
     assert _findings(tools, tmp_path / "shared") == _findings(tools, tmp_path / "fresh")
+
+
+def test_unchanged_set_reads_its_scored_pairs(tmp_path: Path) -> None:
+    tools = _generated_tools(60)
+    cold = _findings(tools, tmp_path / "shared")
+    with (
+        mock.patch.object(compare_module, "score_pair", side_effect=AssertionError("scored again")),
+        mock.patch.object(compare_module, "embed_texts", side_effect=AssertionError("embedded again")),
+    ):
+        assert _findings(tools, tmp_path / "shared") == cold
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda tool: {**tool, "name": tool["name"] + "_v2"},
+        lambda tool: {**tool, "description": tool["description"] + " Do not use for archived items."},
+        lambda tool: {**tool, "parameters": {"type": "object", "properties": {"other_id": {"type": "string"}}}},
+    ],
+    ids=["name", "boundary sentence", "parameters"],
+)
+def test_what_a_score_depends_on_invalidates_the_scored_pairs(change: Any, tmp_path: Path) -> None:
+    tools = _generated_tools(60)
+    _findings(tools, tmp_path / "shared")
+    tools[7] = change(tools[7])
+    assert _findings(tools, tmp_path / "shared") == _findings(tools, tmp_path / "fresh")
+
+
+def test_scored_pairs_of_other_scoring_code_or_damaged_files_are_not_read(tmp_path: Path) -> None:
+    items = [(t["name"], t["description"], t["parameters"]) for t in _generated_tools(30)]
+    digest = set_digest(items, 0.5, 5)
+    score = PairScore(0.75, 0.5, 0.8, 1.0, 1.0, 0.25)
+    ScoredPairsStore(tmp_path, "model").write(digest, 30, [(1, 4, score), (0, 9, score)])
+    assert ScoredPairsStore(tmp_path, "model").read(digest, 30) == [(1, 4, score), (0, 9, score)]
+    assert ScoredPairsStore(tmp_path, "model").read(digest, 31) is None
+    assert ScoredPairsStore(tmp_path, "other-model").read(digest, 30) is None
+    with mock.patch.object(store_module, "code_fingerprint", return_value=b"other code"):
+        assert ScoredPairsStore(tmp_path, "model").read(digest, 30) is None
+    (path,) = (tmp_path / "scored" / "model").iterdir()
+    data = path.read_bytes()
+    path.write_bytes(data[:-1] + bytes([data[-1] ^ 0x40]))
+    assert ScoredPairsStore(tmp_path, "model").read(digest, 30) is None

@@ -93,16 +93,38 @@ def similar_pairs(
     threshold: float,
     top_k: int | None,
 ) -> SimilarityResult:
-    """Pairs of `(name, description, parameters)` items whose final score reaches `threshold`."""
-    views = [tool_view(name, description, parameters) for name, description, parameters in items]
-    if len(views) < 2:
+    """Pairs of `(name, description, parameters)` items whose final score reaches `threshold`; read
+    back from the cache when the set is unchanged since it was last scored."""
+    from schemalint.similarity.scored_pairs import ScoredPairsStore, set_digest
+
+    if len(items) < 2:
         return SimilarityResult()
+    resolved = resolve_backend(settings)
+    remembered = ScoredPairsStore(resolved.cache_dir, resolved.model_key)
+    digest = set_digest(items, threshold, top_k)
+    pairs = remembered.read(digest, len(items))
+    if pairs is not None:
+        note(resolved.choice.notice)  # as embed_texts would have
+        return SimilarityResult(pairs, resolved.choice.backend.name, resolved.choice.notice)
+    result = _scored_pairs(items, settings, resolved, threshold, top_k)
+    if result.backend == resolved.choice.backend.name and top_k is not None:  # not a fallback's, nor every pair
+        remembered.write(digest, len(items), result.pairs)
+    return result
+
+
+def _scored_pairs(
+    items: Sequence[tuple[str | None, str | None, Any]],
+    settings: Mapping[str, Any],
+    resolved: ResolvedBackend,
+    threshold: float,
+    top_k: int | None,
+) -> SimilarityResult:
+    views = [tool_view(name, description, parameters) for name, description, parameters in items]
     texts = [v.embedding_text() for v in views]
     mixed = len({v.is_cjk for v in views}) == 2
     if mixed:  # Chinese and English descriptions side by side: names are compared too
         texts += [v.name_text() for v in views]
     one_blas_thread_for(len(texts))
-    resolved = resolve_backend(settings)
     embeddings = _LazyEmbeddings(texts, settings, resolved)
     while True:
         try:

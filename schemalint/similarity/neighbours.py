@@ -22,25 +22,23 @@ anywhere in a complete list), since the entries after the last one are unknown. 
 keep their order because the texts kept keep their relative order (a reordered set is searched in
 full: equal cosines are ordered by index).
 
-A state file that is unreadable, truncated, of another format, or fails its checksum is ignored;
-files are written to a temp file and renamed. At most MAX_STATES states are kept per model; a state
-is found by its set's exact name, or, for the update, by min-hash signatures in its name (`signatures`).
+States are checked files (store.py: a damaged one is ignored, writes are atomic), at most
+MAX_STATES per model; a state is found by its set's exact name, or, for the update, by min-hash
+signatures in its name (`signatures`).
 """
 
 from __future__ import annotations
 
 import bisect
-import contextlib
-import os
 import struct
-import sys
 from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from schemalint.similarity.cache import KEY_BYTES, ensure_cache_dir, replace_file, sha256
+from schemalint.similarity.cache import KEY_BYTES, sha256
+from schemalint.similarity.store import UINT, CheckedFiles, doubles, little_endian, uints
 
 if TYPE_CHECKING:
     from schemalint.similarity.pairs import Vectors
@@ -51,8 +49,8 @@ MAX_STATES = 256
 RESERVE_FACTOR = 2
 #: the update is used when it recomputes at most this share of the rows (else the full search is cheaper)
 UPDATE_SHARE = 0.125
-SUFFIX = ".nbr"
-_HEADER = struct.Struct("<4sIIIdI32s")  # magic, version, count, top_k, floor, entries, sha256 of the rest
+_OPTIONS = struct.Struct("<dI")  # floor, top_k
+_SIZES = struct.Struct("<dIII")  # floor, top_k, texts, entries
 _MAGIC = b"SLNB"
 _VERSION = 1
 _COMPLETE = 1 << 31  # the high bit of a row's length: the list holds every neighbour over the floor
@@ -228,38 +226,29 @@ class NeighbourStore:
     file name is its set's signatures, then a hash of its options and keys in order (the exact name)."""
 
     def __init__(self, cache_dir: Path | None, model_key: str) -> None:
-        self.cache_dir = cache_dir
-        self.folder = None if cache_dir is None else cache_dir / "neighbours" / model_key
+        self.files = CheckedFiles(cache_dir, "neighbours", model_key, _MAGIC, _VERSION, MAX_STATES)
 
     def _name(self, keys: list[bytes], floor: float, top_k: int) -> str:
-        exact = sha256(struct.pack("<dI", floor, top_k) + b"".join(keys)).hexdigest()[:24]
-        return "-".join((*signatures(keys), exact)) + SUFFIX
+        exact = sha256(_OPTIONS.pack(floor, top_k) + b"".join(keys)).hexdigest()[:24]
+        return "-".join((*signatures(keys), exact))
 
     def exact(self, keys: list[bytes], floor: float, top_k: int) -> NeighbourRows | None:
         """The stored state of exactly these texts in this order, if any."""
-        if self.folder is None:
-            return None
-        path = self.folder / self._name(keys, floor, top_k)
-        state = read_state(path)
-        if state is None or state.keys != keys or state.floor != floor or state.top_k != top_k:
-            return None
-        with contextlib.suppress(OSError):
-            os.utime(path)  # recently used: the last to be pruned
-        return state
+        raw = _RawState.parse(self.files.read(self._name(keys, floor, top_k)), floor, top_k)
+        state = None if raw is None else raw.decode()
+        return state if state is not None and state.keys == keys else None
 
     def nearest(self, keys: list[bytes], floor: float, top_k: int) -> NeighbourRows | None:
         """Of the stored states (same options) that share a signature with `keys`, the one sharing the
         most texts with it."""
-        if self.folder is None:
-            return None
         mine = signatures(keys)
         wanted = set(keys)
         best: tuple[int, _RawState] | None = None
-        for name in self._names():
+        for name in self.files.names():
             theirs = name.split("-")[: len(mine)]
             if not any(a == b for a, b in zip(mine, theirs, strict=False)):
                 continue
-            raw = _read_raw(self.folder / name, floor, top_k)
+            raw = _RawState.parse(self.files.read(name), floor, top_k)
             if raw is None:
                 continue
             shared = len(wanted.intersection(raw.keys()))
@@ -267,79 +256,45 @@ class NeighbourStore:
                 best = (shared, raw)
         return None if best is None else best[1].decode()
 
-    def _names(self) -> list[str]:
-        assert self.folder is not None
-        try:
-            with os.scandir(self.folder) as entries:
-                return [entry.name for entry in entries if entry.name.endswith(SUFFIX)]
-        except OSError:
-            return []
-
     def save(self, state: NeighbourRows) -> None:
-        """Write the state (atomically); past MAX_STATES states, delete the least recently used quarter.
-        I/O errors are ignored."""
-        if self.folder is None or self.cache_dir is None:
-            return
-        try:
-            ensure_cache_dir(self.cache_dir)
-            self.folder.mkdir(parents=True, exist_ok=True)
-            replace_file(self.folder / self._name(state.keys, state.floor, state.top_k), *encode_state(state))
-            names = self._names()
-            if len(names) > MAX_STATES:
-                by_age = sorted(names, key=lambda name: (self.folder / name).stat().st_mtime_ns)  # type: ignore[operator]
-                for name in by_age[: len(names) - MAX_STATES * 3 // 4]:
-                    (self.folder / name).unlink(missing_ok=True)
-        except OSError:
-            return
+        self.files.write(self._name(state.keys, state.floor, state.top_k), encode_state(state))
 
 
-def _little_endian(values: array[int] | array[float]) -> bytes:
-    if sys.byteorder == "big":
-        values = array(values.typecode, values)
-        values.byteswap()
-    return values.tobytes()
-
-
-def _uints(data: bytes) -> array[int]:
-    values = array(_UINT, data)
-    if sys.byteorder == "big":
-        values.byteswap()
-    return values
-
-
-def _doubles(data: bytes) -> array[float]:
-    values = array("d", data)
-    if sys.byteorder == "big":
-        values.byteswap()
-    return values
-
-
-_UINT = next(code for code in "IL" if array(code).itemsize == 4)
-
-
-def encode_state(state: NeighbourRows) -> tuple[bytes, bytes]:
-    """The state file: header, then keys, row lengths (with the complete bit), indices, cosines."""
+def encode_state(state: NeighbourRows) -> bytes:
+    """A state file's payload: options and sizes, then keys, row lengths (with the complete bit),
+    indices, cosines."""
     lengths = array(
-        _UINT, (len(row) | (_COMPLETE if whole else 0) for row, whole in zip(state.rows, state.complete, strict=True))
+        UINT, (len(row) | (_COMPLETE if whole else 0) for row, whole in zip(state.rows, state.complete, strict=True))
     )
-    others = array(_UINT, (other for row in state.rows for _, other in row))
+    others = array(UINT, (other for row in state.rows for _, other in row))
     cosines = array("d", (-negated for row in state.rows for negated, _ in row))
-    body = b"".join((b"".join(state.keys), _little_endian(lengths), _little_endian(others), _little_endian(cosines)))
-    header = _HEADER.pack(
-        _MAGIC, _VERSION, len(state.keys), state.top_k, state.floor, len(others), sha256(body).digest()
+    sizes = _SIZES.pack(state.floor, state.top_k, len(state.keys), len(others))
+    return b"".join(
+        (sizes, b"".join(state.keys), little_endian(lengths), little_endian(others), little_endian(cosines))
     )
-    return header, body
 
 
 @dataclass
 class _RawState:
-    """A state file's checked bytes, decoded only when used."""
+    """A state file's payload, decoded only when used."""
 
-    count: int
-    top_k: int
     floor: float
+    top_k: int
+    count: int
     entries: int
     body: bytes
+
+    @classmethod
+    def parse(cls, payload: bytes | None, floor: float, top_k: int) -> _RawState | None:
+        """The payload's parts, when it is a state of these options and of a consistent size."""
+        if payload is None or len(payload) < _SIZES.size:
+            return None
+        stored_floor, stored_top_k, count, entries = _SIZES.unpack_from(payload)
+        if stored_floor != floor or stored_top_k != top_k or count == 0:
+            return None
+        if len(payload) != _SIZES.size + count * (KEY_BYTES + 4) + entries * (4 + 8):
+            return None
+        return cls(floor, top_k, count, entries, payload[_SIZES.size :])
 
     def keys(self) -> list[bytes]:
         return [self.body[offset : offset + KEY_BYTES] for offset in range(0, self.count * KEY_BYTES, KEY_BYTES)]
@@ -349,9 +304,9 @@ class _RawState:
         keys_end = self.count * KEY_BYTES
         lengths_end = keys_end + 4 * self.count
         others_end = lengths_end + 4 * self.entries
-        lengths = _uints(self.body[keys_end:lengths_end])
-        others = _uints(self.body[lengths_end:others_end])
-        cosines = _doubles(self.body[others_end:])
+        lengths = uints(self.body[keys_end:lengths_end])
+        others = uints(self.body[lengths_end:others_end])
+        cosines = doubles(self.body[others_end:])
         sizes = [length & ~_COMPLETE for length in lengths]
         complete = [bool(length & _COMPLETE) for length in lengths]
         if sum(sizes) != self.entries or (self.entries and max(others) >= self.count):
@@ -367,35 +322,6 @@ class _RawState:
         return NeighbourRows(self.keys(), self.floor, self.top_k, rows, complete)
 
 
-def _read_raw(path: Path, floor: float | None = None, top_k: int | None = None) -> _RawState | None:
-    """The state file's contents when it is whole and valid (and has these options)."""
-    try:
-        with path.open("rb") as handle:
-            header = handle.read(_HEADER.size)
-            if len(header) != _HEADER.size:
-                return None
-            magic, version, count, stored_top_k, stored_floor, entries, digest = _HEADER.unpack(header)
-            if magic != _MAGIC or version != _VERSION or count == 0 or stored_top_k == 0:
-                return None
-            if (floor is not None and stored_floor != floor) or (top_k is not None and stored_top_k != top_k):
-                return None
-            size = count * (KEY_BYTES + 4) + entries * (4 + 8)
-            if os.fstat(handle.fileno()).st_size != _HEADER.size + size:
-                return None
-            body = handle.read(size)
-    except OSError:
-        return None
-    if len(body) != size or sha256(body).digest() != digest:
-        return None
-    return _RawState(count, stored_top_k, stored_floor, entries, body)
-
-
-def read_state(path: Path, floor: float | None = None, top_k: int | None = None) -> NeighbourRows | None:
-    """The state in `path` (None when it is not a whole, valid state file, or has other options)."""
-    raw = _read_raw(path, floor, top_k)
-    return None if raw is None else raw.decode()
-
-
 def neighbour_pairs(
     keys: list[bytes],
     load_vectors: Callable[[bool], Vectors],
@@ -409,7 +335,7 @@ def neighbour_pairs(
     from schemalint.similarity.pairs import candidate_pairs
 
     count = len(keys)
-    if top_k is None or top_k >= count - 1 or store.folder is None:  # every pair over the floor: nothing to keep
+    if top_k is None or top_k >= count - 1 or store.files.folder is None:  # every pair over the floor: nothing to keep
         return candidate_pairs(load_vectors(False), floor, top_k)
     state = store.exact(keys, floor, top_k)
     if state is not None:

@@ -55,11 +55,16 @@ class _Candidate(NamedTuple):
     name_words: NameWords
 
 
+def property_keys(parameters: Any) -> tuple[str, ...]:
+    """The keys of the parameters' properties, as written."""
+    if not isinstance(parameters, Mapping) or not isinstance(parameters.get("properties"), Mapping):
+        return ()
+    return tuple(map(str, parameters["properties"]))
+
+
 def parameter_names(parameters: Any) -> frozenset[str]:
     """The names of the parameters' properties, normalised (`userId` = `user_id`)."""
-    if not isinstance(parameters, Mapping) or not isinstance(parameters.get("properties"), Mapping):
-        return frozenset()
-    return frozenset(normalized_identifier(str(p)) for p in parameters["properties"])
+    return frozenset(map(normalized_identifier, property_keys(parameters)))
 
 
 @lru_cache(maxsize=65536)

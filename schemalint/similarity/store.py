@@ -1,0 +1,139 @@
+"""Checked files in the cache, for what SL502 remembers between runs besides vectors (each text's
+nearest neighbours, a set's scored pairs): `<cache-dir>/<kind>/<model key>/<name><suffix>`.
+
+A file is a header (magic, version, payload length, sha256 of the payload), then the payload. The
+version is a hash of the file format's version and of the code that computes what is stored
+(`code_fingerprint`), so a schemalint whose scoring changed never reads an older one's results. A
+file that cannot be read, is truncated, of another format or version, or fails its checksum reads
+as absent: linting never fails because of the cache, and never trusts a torn or
+damaged file. Files are written to a temp file and renamed (cache.replace_file). Reading a file
+marks it used; past `max_files` files the least recently used quarter is deleted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import struct
+import sys
+from array import array
+from functools import lru_cache
+from pathlib import Path
+
+from schemalint.similarity.cache import ensure_cache_dir, replace_file, sha256
+
+_HEADER = struct.Struct("<4s16sQ32s")  # magic, version, payload bytes, sha256 of the payload
+#: the modules whose code decides what is stored (cosines, neighbours, scores)
+RESULT_MODULES = (
+    "actions.py",
+    "compare.py",
+    "neighbours.py",
+    "overlap.py",
+    "pairs.py",
+    "scored_pairs.py",
+    "scoring.py",
+    "store.py",
+)
+#: the array typecode of a 4-byte unsigned integer
+UINT = next(code for code in "IL" if array(code).itemsize == 4)
+
+
+@lru_cache(maxsize=1)
+def code_fingerprint() -> bytes | None:
+    """A hash of RESULT_MODULES' source (None when it cannot be read: then nothing is stored)."""
+    digest = sha256()
+    try:
+        for name in RESULT_MODULES:
+            digest.update((Path(__file__).parent / name).read_bytes())
+    except OSError:
+        return None
+    return digest.digest()
+
+
+class CheckedFiles:
+    def __init__(
+        self, cache_dir: Path | None, kind: str, model_key: str, magic: bytes, version: int, max_files: int
+    ) -> None:
+        code = code_fingerprint()
+        self.cache_dir = cache_dir
+        self.folder = None if cache_dir is None or code is None else cache_dir / kind / model_key
+        self.magic, self.max_files = magic, max_files
+        self.version = sha256(magic + version.to_bytes(4, "little") + (code or b"")).digest()[:16]
+        self.suffix = f".{magic.decode('ascii').lower()}"
+
+    def read(self, name: str) -> bytes | None:
+        """The payload of `name`, None when it is absent or not a whole, valid file."""
+        if self.folder is None:
+            return None
+        path = self.folder / (name + self.suffix)
+        try:
+            with path.open("rb") as handle:
+                header = handle.read(_HEADER.size)
+                if len(header) != _HEADER.size:
+                    return None
+                magic, version, size, digest = _HEADER.unpack(header)
+                if magic != self.magic or version != self.version:
+                    return None
+                if os.fstat(handle.fileno()).st_size != _HEADER.size + size:
+                    return None
+                payload = handle.read(size)
+        except OSError:
+            return None
+        if len(payload) != size or sha256(payload).digest() != digest:
+            return None
+        with contextlib.suppress(OSError):
+            os.utime(path)  # recently used: the last to be pruned
+        return payload
+
+    def names(self) -> list[str]:
+        """The names of the files present (without the suffix)."""
+        if self.folder is None:
+            return []
+        try:
+            with os.scandir(self.folder) as entries:
+                return [entry.name[: -len(self.suffix)] for entry in entries if entry.name.endswith(self.suffix)]
+        except OSError:
+            return []
+
+    def write(self, name: str, payload: bytes) -> None:
+        """Write `name` atomically, then prune; I/O errors are ignored."""
+        if self.folder is None or self.cache_dir is None:
+            return
+        try:
+            ensure_cache_dir(self.cache_dir)
+            self.folder.mkdir(parents=True, exist_ok=True)
+            header = _HEADER.pack(self.magic, self.version, len(payload), sha256(payload).digest())
+            replace_file(self.folder / (name + self.suffix), header, payload)
+            self._prune()
+        except OSError:
+            return
+
+    def _prune(self) -> None:
+        assert self.folder is not None
+        paths = [self.folder / (name + self.suffix) for name in self.names()]
+        if len(paths) <= self.max_files:
+            return
+        by_age = sorted(paths, key=lambda path: path.stat().st_mtime_ns)
+        for path in by_age[: len(paths) - self.max_files * 3 // 4]:
+            path.unlink(missing_ok=True)
+
+
+def little_endian(values: array[int] | array[float]) -> bytes:
+    if sys.byteorder == "big":
+        values = array(values.typecode, values)
+        values.byteswap()
+    return values.tobytes()
+
+
+def uints(data: bytes) -> array[int]:
+    values = array(UINT, data)
+    if sys.byteorder == "big":
+        values.byteswap()
+    return values
+
+
+def doubles(data: bytes) -> array[float]:
+    values = array("d", data)
+    if sys.byteorder == "big":
+        values.byteswap()
+    return values
