@@ -25,7 +25,7 @@ from array import array
 from collections.abc import Collection
 from itertools import chain
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 if TYPE_CHECKING:
     from schemalint.similarity.pairs import Vectors
@@ -55,6 +55,12 @@ _READ_ALL_SHARE = 0.25
 def text_key(text: str) -> bytes:
     """The first 128 bits of the text's sha256."""
     return sha256(text.encode("utf-8")).digest()[:KEY_BYTES]
+
+
+def read_header(handle: BinaryIO, header: struct.Struct) -> tuple[Any, ...] | None:
+    """A file's header fields, None when the file is shorter than the header."""
+    raw = handle.read(header.size)
+    return header.unpack(raw) if len(raw) == header.size else None
 
 
 def ensure_cache_dir(cache_dir: Path) -> None:
@@ -181,10 +187,10 @@ def _read_shard(
     file is not a readable shard of this version (or holds vectors of other dims than `dims`)."""
     try:
         with path.open("rb") as shard:
-            header = shard.read(_HEADER.size)
-            if len(header) != _HEADER.size:
+            header = read_header(shard, _HEADER)
+            if header is None:
                 return None
-            magic, version, shard_dims, count = _HEADER.unpack(header)
+            magic, version, shard_dims, count = header
             row_bytes = shard_dims * _FLOAT_BYTES
             if magic != _MAGIC or version != _VERSION or shard_dims == 0:
                 return None

@@ -20,7 +20,7 @@ from array import array
 from functools import lru_cache
 from pathlib import Path
 
-from schemalint.similarity.cache import ensure_cache_dir, replace_file, sha256
+from schemalint.similarity.cache import ensure_cache_dir, read_header, replace_file, sha256
 
 _HEADER = struct.Struct("<4s16sQ32s")  # magic, version, payload bytes, sha256 of the payload
 #: the modules whose code decides what is stored (cosines, neighbours, scores)
@@ -68,12 +68,10 @@ class CheckedFiles:
         path = self.folder / (name + self.suffix)
         try:
             with path.open("rb") as handle:
-                header = handle.read(_HEADER.size)
-                if len(header) != _HEADER.size:
+                header = read_header(handle, _HEADER)
+                if header is None or header[:2] != (self.magic, self.version):
                     return None
-                magic, version, size, digest = _HEADER.unpack(header)
-                if magic != self.magic or version != self.version:
-                    return None
+                size, digest = header[2:]
                 if os.fstat(handle.fileno()).st_size != _HEADER.size + size:
                     return None
                 payload = handle.read(size)
