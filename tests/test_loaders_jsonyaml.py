@@ -460,6 +460,25 @@ def test_json_offsets_stay_right_when_the_recent_pointers_are_forgotten(monkeypa
     assert_offsets_cover_every_value(data, json.dumps(data, indent=2))
 
 
+def test_json_key_spans_do_not_skip_the_value():
+    """A key's span needs no value end: the C scanner does not skip a container whose key is
+    located; an array element, which has no key, is located by its value."""
+    text = '{"a": {"b": [1, {"c": 2}]}, "d": [{"e": 3}]}'
+    document = load_json(text, "f")
+    offsets = document.positions._find_key.__self__  # type: ignore[attr-defined]
+    skipped: list[int] = []
+    real = offsets._skip_value
+    offsets._skip_value = lambda text, start: skipped.append(start) or real(text, start)  # type: ignore[method-assign]
+    assert span_text(text, document.positions.locate("/a/b", key=True)) == '"b"'
+    assert span_text(text, document.positions.locate("/a", key=True)) == '"a"'
+    assert skipped == []
+    # going on to "/d" skips "/a/b" (once, now); "/d/0" has no key: its value is skipped for its span
+    assert span_text(text, document.positions.locate("/d/0", key=True)) == '{"e": 3}'
+    assert skipped == [text.index("[1"), text.index('{"e"')]
+    assert span_text(text, document.positions.locate("/a/b")) == '[1, {"c": 2}]'
+    assert span_text(text, document.positions.locate("/a/b/1/c", key=True)) == '"c"'
+
+
 def test_json_offsets_refuse_non_canonical_array_indexes():
     offsets = JsonOffsets("[[10, 11]]")
     assert offsets.find("/0/1") is not None

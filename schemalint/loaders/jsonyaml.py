@@ -133,11 +133,22 @@ _NOT_LOCATED: Any = object()
 
 
 class OffsetPositions:
-    """`PositionIndex` over character offsets: `find(pointer)` gives a value's `OffsetSpan`."""
+    """`PositionIndex` over character offsets: `find(pointer)` gives a value's `OffsetSpan`.
 
-    def __init__(self, text: str, find: Callable[[str], OffsetSpan | None]) -> None:
+    `find_key(pointer)`, when given, is asked for keys' spans instead: its value end may be
+    `_NOT_SKIPPED` (see `JsonOffsets.find_member`), and is then asked of `find` only for an array
+    element (which has no key: its value is located instead).
+    """
+
+    def __init__(
+        self,
+        text: str,
+        find: Callable[[str], OffsetSpan | None],
+        find_key: Callable[[str], OffsetSpan | None] | None = None,
+    ) -> None:
         self._text = text
         self._find = find
+        self._find_key = find_key or find
         self._lines: LineIndex | None = None
         #: spans already computed (several findings often point at one place), by pointer: one
         #: table for values and one for keys, so that a lookup builds no (pointer, key) tuple
@@ -152,12 +163,14 @@ class OffsetPositions:
         return span
 
     def _locate(self, pointer: str, key: bool) -> Span | None:
-        entry = self._find(pointer)
+        entry = self._find_key(pointer) if key else self._find(pointer)
         if entry is None:
             return None
         key_start, key_end, start, end = entry
         if key and key_start >= 0:
             start, end = key_start, key_end
+        elif end == _NOT_SKIPPED:
+            return self._locate(pointer, False)
         text = self._text
         while end > start + 1 and text[end - 1] in _TRAILING_SPACE:  # block scalars end after their newline
             end -= 1
@@ -362,15 +375,23 @@ def _nesting_exceeds_limit(data: JSON) -> bool:
 
 
 _JSON_SPACE = re.compile(r"[ \t\n\r]*")
-#: a string, and a number or literal (`true`, `false`, `null`), in a valid JSON text
-_STRING_OR_SCALAR = r'("[^"\\]*(?:\\.[^"\\]*)*")|([-+.0-9a-zE]+)'
+#: a string, and a number or literal (`true`, `false`, `null`), in a valid JSON text (possessive
+#: quantifiers: what they match is unambiguous, and the regex engine keeps no backtracking state)
+_STRING_OR_SCALAR = r'("[^"\\]*+(?:\\.[^"\\]*+)*+")|([-+.0-9a-zE]++)'
 #: an object member from the end of the one before it (or the opening brace): the comma and space,
 #: the key (group 1, without its quotes, still escaped), the colon, then its value when that is a
-#: string (group 2) or a scalar (group 3); a container value starts where the match ends
-_JSON_MEMBER = re.compile(r'[ \t\n\r,]*"([^"\\]*(?:\\.[^"\\]*)*)"[ \t\n\r]*:[ \t\n\r]*(?:' + _STRING_OR_SCALAR + ")?")
+#: string (group 2) or a scalar (group 3); a container value starts where the match ends. Or the
+#: closing brace (group 4): one match tells which, where a failed member match followed by a search
+#: for the brace took two.
+_JSON_MEMBER = re.compile(
+    r'[ \t\n\r,]*+(?:"([^"\\]*+(?:\\.[^"\\]*+)*+)"[ \t\n\r]*+:[ \t\n\r]*+(?:' + _STRING_OR_SCALAR + r")?|(\}))"
+)
 #: an array element from the end of the one before it (or the opening bracket): groups as in
-#: `_JSON_MEMBER`, with an empty group 1 for the key it does not have; no match at the closing bracket
-_JSON_ELEMENT = re.compile(r"[ \t\n\r,]*()(?:" + _STRING_OR_SCALAR + r"|(?=[\[{]))")
+#: `_JSON_MEMBER`, with an empty group 1 for the key it does not have, and group 4 the closing bracket
+_JSON_ELEMENT = re.compile(r"[ \t\n\r,]*+(?:()(?:" + _STRING_OR_SCALAR + r"|(?=[\[{]))|(\]))")
+#: what a member or element match is, by its `lastindex`: a key whose value is a container (which
+#: starts where the match ends), a string or a scalar, or the container's closing bracket
+_CONTAINER_VALUE, _CLOSING_BRACKET = 1, 4
 _ARRAY_INDEX = re.compile(r"(?:0|[1-9][0-9]*)\Z")
 
 
@@ -466,6 +487,15 @@ class JsonOffsets:
         return members.end
 
     def find(self, pointer: str) -> OffsetSpan | None:
+        """The span of the value at `pointer` (and of its key, for an object member), or None."""
+        entry = self.find_member(pointer)
+        if entry is not None and entry[3] == _NOT_SKIPPED:  # its span is asked for: skip it now
+            entry = self._found[pointer] = (entry[0], entry[1], entry[2], self._value_end(entry[2]))
+        return entry
+
+    def find_member(self, pointer: str) -> OffsetSpan | None:
+        """As `find`, but the value end of a container may still be `_NOT_SKIPPED`: enough for a key's
+        span, and a later member or lookup into it does not find it skipped for nothing."""
         found = self._found
         if pointer in found:
             entry = found[pointer]
@@ -486,8 +516,6 @@ class JsonOffsets:
                 if entry is not None:
                     entry = member(entry[2], unescape_pointer_token(token))
                 found[known] = entry
-        if entry is not None and entry[3] == _NOT_SKIPPED:  # its span is asked for: skip it now
-            entry = found[pointer] = (entry[0], entry[1], entry[2], self._value_end(entry[2]))
         return entry
 
     def _member(self, start: int, token: str) -> OffsetSpan | None:
@@ -532,30 +560,45 @@ class JsonOffsets:
             position = offsets[-1] = self._value_end(offsets[-2])
         scanned: list[int] = []  # the members' offsets, added to the array in one go
         elements_wanted = (wanted + 1) * 4 - len(offsets) if isinstance(wanted, int) else -1  # offsets to add
-        while (match := next_member(text, position)) is not None:
-            value = match.lastindex  # 1: a container starts where the match ends; 2: a string; 3: a scalar
-            position = match.end()
-            value_start = position if value == 1 else match.start(value)  # type: ignore[arg-type]
-            value_end = _NOT_SKIPPED if value == 1 else position
-            if names is None:
-                scanned += (-1, -1, value_start, value_end)
-                found = len(scanned) == elements_wanted
-            else:
-                key = match.group(1)
-                if "\\" in key:
-                    key = scanstring(text, match.start(1))[0]
-                names[sys.intern(key)] = len(names)  # keys repeat across tools: share them
-                scanned += (match.start(1) - 1, match.end(1) + 1, value_start, value_end)
-                found = key == wanted
-            if found:
+        while True:
+            match = next_member(text, position)
+            kind = match.lastindex  # type: ignore[union-attr]  # the text is valid JSON: a member or the end
+            position = match.end()  # type: ignore[union-attr]
+            if kind == _CLOSING_BRACKET:
+                members.end = position
+                position = -1
                 break
-            if value == 1:
-                position = scanned[-1] = skip_value(text, position)[1]
-        else:  # the closing bracket, after white space only (the text is valid JSON)
-            members.end = _JSON_SPACE.match(text, position).end() + 1  # type: ignore[union-attr]
-            position = -1
+            if names is None:
+                key_start = key_end = -1
+                found = len(scanned) + 4 == elements_wanted
+            else:
+                key = match.group(1)  # type: ignore[union-attr]
+                key_start, key_end = match.span(1)  # type: ignore[union-attr]
+                if "\\" in key:
+                    key = scanstring(text, key_start)[0]
+                names[sys.intern(key)] = len(names)  # keys repeat across tools: share them
+                key_start -= 1  # the quotes are part of the key's span
+                key_end += 1
+                found = key == wanted
+            if kind != _CONTAINER_VALUE:
+                scanned += (key_start, key_end, match.start(kind), position)  # type: ignore[arg-type,union-attr]
+                if found:
+                    break
+            elif found:  # its value is skipped only when a later member or its span is asked for
+                scanned += (key_start, key_end, position, _NOT_SKIPPED)
+                break
+            else:
+                value_start = position
+                position = skip_value(text, value_start)[1]
+                scanned += (key_start, key_end, value_start, position)
         offsets.fromlist(scanned)
         members.resume = position
+
+
+def json_positions(text: str) -> OffsetPositions:
+    """Positions in a valid JSON text, scanned on demand (keys' spans without skipping values)."""
+    offsets = JsonOffsets(text)
+    return OffsetPositions(text, offsets.find, offsets.find_member)
 
 
 def _error_at(text: str, message: str, offset: int) -> LoadError:
@@ -582,9 +625,7 @@ def load_json(text: str, path: str) -> Document:
     data = _load_json_quickly(text)
     if data is _NOT_SURE:
         data = _load_json_exactly(text)
-    return Document(
-        path=path, text=text, data=data, format="json", positions=OffsetPositions(text, JsonOffsets(text).find)
-    )
+    return Document(path=path, text=text, data=data, format="json", positions=json_positions(text))
 
 
 #: `_load_json_quickly` could not vouch for the text: `_load_json_exactly` decides
