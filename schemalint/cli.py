@@ -407,6 +407,13 @@ def _apply_baseline(path: Path, result: Any, quiet: bool) -> None:
         click.echo(note + ".", err=True)
 
 
+def _echo_report(report: str | bytes) -> None:
+    """A report on standard output: UTF-8 bytes go to its binary stream as they are, unless it has none."""
+    if isinstance(report, bytes) and getattr(sys.stdout, "buffer", None) is None:  # (a StringIO)
+        report = report.decode()
+    click.echo(report, nl=False)
+
+
 def _print_backend_notices(result: Any) -> None:
     """SL502 could not use the requested embedding backend: say so on stderr (each finding's data says it too)."""
     embed = sys.modules.get("schemalint.similarity.embed")  # not imported: no embedding ran, nothing to say
@@ -438,7 +445,7 @@ def reporter_output(result: Any, outputs: Sequence[Any], quiet: bool, statistics
     from schemalint.reporters import OutputError, write_reports
 
     try:
-        write_reports(result.diagnostics, result.documents(), outputs, lambda t: click.echo(t, nl=False), _use_color())
+        write_reports(result.diagnostics, result.documents(), outputs, _echo_report, _use_color())
     except OutputError as error:
         _fail(str(error))
     if not any(t.format == "text" and t.path is None for t in outputs):

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schemalint.reporters import _json_text
-from schemalint.reporters._json_text import dumps_indented
+from schemalint.reporters._json_text import dumps_indented, json_report
 
 from .strategies import json_values
 
@@ -67,6 +67,18 @@ def test_any_json_value(value: Any) -> None:
     assert dumps_indented(value) == reference(value)
 
 
+@pytest.mark.parametrize("value", TRICKY, ids=repr)
+def test_a_report_is_the_text_and_a_newline_as_utf8_bytes_or_as_text(value: Any) -> None:
+    report = json_report(value)
+    assert isinstance(report, bytes) == (_json_text._orjson_indented(value, newline=True) is not None)
+    assert (report.decode() if isinstance(report, bytes) else report) == reference(value) + "\n"
+
+
+def test_reports_in_bytes_are_written_as_they_are() -> None:
+    assert json_report([{"a": "名前"}]) == '[\n  {\n    "a": "名前"\n  }\n]\n'.encode()
+    assert json_report([1e-7]) == "[\n  1e-07\n]\n"  # the json module's text: orjson spells it 1e-7
+
+
 def test_the_documented_differences() -> None:
     # json would write NaN and Infinity, which are not JSON
     assert json.loads(dumps_indented([float("nan"), float("inf"), -float("inf")])) == [None, None, None]
@@ -76,12 +88,12 @@ def test_the_documented_differences() -> None:
 
 @pytest.mark.parametrize("text", ["1e-7", "-0.0000999", "[\n  2.5e-9\n]"])
 def test_floats_orjson_spells_differently_are_noticed(text: str) -> None:
-    assert _json_text._may_hold_small_float(text)
+    assert _json_text._may_hold_small_float(text.encode())
 
 
 @pytest.mark.parametrize("text", ["1e-07", "1e-10", "0.0001", '"e-mail"', "1e+16"])
 def test_floats_both_spell_alike_are_not_flagged(text: str) -> None:
-    assert not _json_text._may_hold_small_float(text)
+    assert not _json_text._may_hold_small_float(text.encode())
 
 
 def test_without_orjson_the_json_module_writes_it(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -280,3 +280,28 @@ def test_text_excerpt_of_a_crlf_file_shows_the_line_without_its_cr() -> None:
     diagnostic = Diagnostic("SL204", "slug", Severity.WARNING, "message", "f.json", span, "/tools/0/name")
     rendered = get_reporter("text")([diagnostic], {"f.json": document}, False)
     assert rendered == 'f.json:3:3: SL204 [warning] message\n    3 |  {"name": "x"}\n          ^~~~~~\n'
+
+
+@pytest.mark.parametrize("output_format", ["json", "sarif", "gitlab"])
+def test_a_report_written_as_bytes_is_the_text_render_gives(project: Path, output_format: str) -> None:
+    from schemalint.engine import LintOptions, lint
+    from schemalint.reporters import _encoded_reporter
+
+    result = lint(["tools"], LintOptions(no_config=True))
+    text = get_reporter(output_format)(result.diagnostics, result.documents(), False)
+    encoded = _encoded_reporter(output_format)(result.diagnostics, result.documents(), False)
+    assert isinstance(encoded, bytes) and encoded == text.encode()  # on Linux, the bytes are written
+    assert check("--output-format", output_format) == (1, text)
+    assert check("--output-format", f"{output_format}:reports/out") == (1, "")
+    assert (project / "reports" / "out").read_bytes() == encoded
+
+
+def test_a_report_in_bytes_reaches_a_standard_output_without_a_binary_stream(project: Path) -> None:
+    import contextlib
+    import io
+
+    captured = io.StringIO()
+    with contextlib.redirect_stdout(captured), pytest.raises(SystemExit):
+        main(["check", "tools", "--no-config", "--output-format", "json"])
+    assert captured.getvalue() == check("--output-format", "json")[1]
+    assert json.loads(captured.getvalue())

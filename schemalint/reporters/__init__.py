@@ -8,9 +8,11 @@ a list of `OutputTarget`s (format + destination) built by `parse_output_targets`
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from schemalint.diagnostics import Diagnostic
 from schemalint.gc_pause import paused_gc
@@ -23,11 +25,24 @@ FORMATS = ("text", "json", "sarif", "github", "gitlab", "junit")
 
 def get_reporter(name: str) -> Reporter:
     """The reporter for an --output-format name; imported lazily so unused formats cost nothing."""
+    render: Reporter = _reporter_module(name).render
+    return render
+
+
+def _encoded_reporter(name: str) -> Callable[[Sequence[Diagnostic], Mapping[str, Document], bool], str | bytes]:
+    """The reporter, or its `render_encoded` where it has one: a report as text or as UTF-8 bytes, which are
+    written out as they are, except on Windows, where text files end lines with CRLF."""
+    module = _reporter_module(name)
+    if os.linesep != "\n":
+        render: Reporter = module.render
+        return render
+    return getattr(module, "render_encoded", module.render)  # type: ignore[no-any-return]
+
+
+def _reporter_module(name: str) -> Any:
     if name not in FORMATS:
         raise KeyError(name)
-    module = importlib.import_module(f"schemalint.reporters.{name}")
-    render: Reporter = module.render
-    return render
+    return importlib.import_module(f"schemalint.reporters.{name}")
 
 
 class OutputError(ValueError):
@@ -69,19 +84,23 @@ def write_reports(
     diagnostics: Sequence[Diagnostic],
     documents: Mapping[str, Document],
     targets: Sequence[OutputTarget],
-    echo: Callable[[str], None],
+    echo: Callable[[str | bytes], None],
     color: bool = False,
 ) -> None:
-    """Render every target; files are written (UTF-8), standard output goes through `echo`."""
+    """Render every target; files are written (UTF-8), standard output goes through `echo` (as text, or as
+    UTF-8 bytes for the reporters that give them)."""
     for target in targets:
         with paused_gc():  # a reporter builds an object or a line per finding, all alive until written
-            text = get_reporter(target.format)(diagnostics, documents, color and target.path is None)
+            text = _encoded_reporter(target.format)(diagnostics, documents, color and target.path is None)
         if target.path is None:
             echo(text)
             continue
         try:
             if target.path.parent != Path():
                 target.path.parent.mkdir(parents=True, exist_ok=True)
-            target.path.write_text(text, encoding="utf-8")
+            if isinstance(text, bytes):
+                target.path.write_bytes(text)
+            else:
+                target.path.write_text(text, encoding="utf-8")
         except OSError as error:
             raise OutputError(f"cannot write {target.path}: {error.strerror or error}") from None

@@ -15,12 +15,14 @@ from schemalint.diagnostics import Diagnostic
 from schemalint.fingerprints import fingerprints
 from schemalint.loaders import Document
 from schemalint.model import Severity
-from schemalint.reporters._json_text import dumps_indented
+from schemalint.reporters._json_text import decoded, json_report
 
 _SEVERITIES = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
 
 
-def render(diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document], color: bool = False) -> str:
+def render_encoded(
+    diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document], color: bool = False
+) -> str | bytes:
     issues: list[dict[str, Any]] = []
     seen: Counter[str] = Counter()
     for d, base in zip(diagnostics, fingerprints(diagnostics, documents), strict=True):
@@ -38,4 +40,7 @@ def render(diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document],
                 "location": {"path": d.path, "lines": {"begin": d.span.line, "end": d.span.end_line}},
             }
         )
-    return dumps_indented(issues) + "\n"
+    return json_report(issues)
+
+
+render = decoded(render_encoded)

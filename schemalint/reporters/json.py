@@ -6,8 +6,13 @@ from collections.abc import Mapping, Sequence
 
 from schemalint.diagnostics import Diagnostic
 from schemalint.loaders import Document
-from schemalint.reporters._json_text import dumps_indented
+from schemalint.reporters._json_text import decoded, json_report
 
 
-def render(diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document], color: bool = False) -> str:
-    return dumps_indented([d.to_json() for d in diagnostics]) + "\n"
+def render_encoded(
+    diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document], color: bool = False
+) -> str | bytes:
+    return json_report([d.to_json() for d in diagnostics])
+
+
+render = decoded(render_encoded)

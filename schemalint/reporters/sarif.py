@@ -17,7 +17,7 @@ from schemalint.diagnostics import Diagnostic
 from schemalint.fingerprints import fingerprints
 from schemalint.loaders import Document
 from schemalint.model import Severity
-from schemalint.reporters._json_text import dumps_indented
+from schemalint.reporters._json_text import decoded, json_report
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 SRCROOT = "%SRCROOT%"
@@ -84,7 +84,9 @@ def _result(
     return result
 
 
-def render(diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document], color: bool = False) -> str:
+def render_encoded(
+    diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document], color: bool = False
+) -> str | bytes:
     codes = sorted({d.code for d in diagnostics})
     index = {code: i for i, code in enumerate(codes)}
     # once per file, not per finding: resolving an absolute path stats every directory on the way
@@ -106,4 +108,7 @@ def render(diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document],
         ],
     }
     log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
-    return dumps_indented(log) + "\n"
+    return json_report(log)
+
+
+render = decoded(render_encoded)
