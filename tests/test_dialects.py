@@ -9,7 +9,7 @@ import pytest
 
 from schemalint.dialects import detect_tools, export_tools
 from schemalint.loaders.jsonyaml import load_json
-from schemalint.model import Dialect
+from schemalint.model import Dialect, escape_pointer_token
 
 PARAMS = {"type": "object", "properties": {"city": {"type": "string"}}}
 
@@ -104,6 +104,20 @@ def test_mcp_tool_keeps_annotations_and_output_schema() -> None:
     assert tool.output_pointer == "/tools/0/outputSchema"
     assert tool.annotations_pointer == "/tools/0/annotations"
     assert tool.title == "A"
+    assert (tool.name_pointer, tool.description_pointer) == ("/tools/0/name", None)
+
+
+def test_shape_keys_are_plain_pointer_tokens() -> None:
+    """Shape.read appends its keys to pointers as they are: none may need escaping."""
+    import schemalint.dialects as package
+    from schemalint.dialects.base import Shape
+
+    modules = [package, *(m for m in vars(package).values() if getattr(m, "__package__", None) == package.__name__)]
+    shapes = [value for module in modules for value in vars(module).values() if isinstance(value, Shape)]
+    assert len(shapes) >= 7  # every dialect's shapes were found
+    for shape in shapes:
+        for key in (*shape.parameters, *shape.output, shape.annotations, shape.wrapper):
+            assert key is None or escape_pointer_token(key) == key
 
 
 def test_export_round_trips_between_dialects() -> None:

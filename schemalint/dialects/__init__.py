@@ -12,7 +12,7 @@ from typing import Any
 from schemalint.dialects import anthropic, gemini, mcp, openai
 from schemalint.dialects.base import Shape, canonical_fields
 from schemalint.loaders import Document
-from schemalint.model import JSON, Dialect, Tool, join_pointer
+from schemalint.model import JSON, Dialect, Tool, is_mapping, join_pointer
 
 ACCEPTED_SHAPES = (
     'OpenAI Chat tools ({"type": "function", "function": {...}} or an array of them), '
@@ -40,9 +40,9 @@ def detect_tools(document: Document) -> list[Tool]:
 def _collect(value: JSON, pointer: str, path: str, out: list[Tool], container: str | None) -> None:
     if isinstance(value, list):
         for i, item in enumerate(value):
-            if isinstance(item, Mapping):
+            if is_mapping(item):
                 _collect_object(item, join_pointer(pointer, i), path, out, container)
-    elif isinstance(value, Mapping):
+    elif is_mapping(value):
         _collect_object(value, pointer, path, out, container)
 
 
@@ -57,7 +57,7 @@ def _collect_object(obj: Mapping[str, Any], pointer: str, path: str, out: list[T
     for key, kind in _CONTAINERS.items():
         if isinstance(obj.get(key), list):
             _collect(obj[key], join_pointer(pointer, key), path, out, kind)
-    if "jsonrpc" in obj and isinstance(obj.get("result"), Mapping):
+    if "jsonrpc" in obj and is_mapping(obj.get("result")):
         _collect(obj["result"], join_pointer(pointer, "result"), path, out, None)
 
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from schemalint.model import Dialect, Tool, join_pointer
+from schemalint.model import Dialect, Tool, is_mapping
 
 
 @dataclass(frozen=True)
@@ -20,16 +20,20 @@ class Shape:
     wrapper: str | None = None  # OpenAI Chat nests the function under "function"
 
     def read(self, obj: Mapping[str, Any], path: str, pointer: str, index: int) -> Tool:
+        """The tool `obj` defines. Its pointers are built by appending the shape's keys, which are plain
+        words (`escape_pointer_token` leaves them as they are; a test holds every shape to that): half
+        the time of `join_pointer`, for every tool of a file before any rule runs."""
         base = pointer
         if self.wrapper is not None:
             obj = obj[self.wrapper]
-            base = join_pointer(pointer, self.wrapper)
-        params_key = next((k for k in self.parameters if k in obj), None)
-        output_key = next((k for k in self.output if k in obj), None)
+            base = f"{pointer}/{self.wrapper}"
+        params_key = _first_key_in(self.parameters, obj)
+        output_key = _first_key_in(self.output, obj)
         annotations = obj.get(self.annotations) if self.annotations else None
         name = obj.get("name")
         description = obj.get("description")
         strict = obj.get("strict")
+        title = obj.get("title")
         return Tool(
             name=name if isinstance(name, str) else None,
             description=description if isinstance(description, str) else None,
@@ -37,19 +41,24 @@ class Shape:
             dialect=self.dialect,
             path=path,
             pointer=pointer,
-            parameters_pointer=join_pointer(base, params_key) if params_key else None,
-            name_pointer=join_pointer(base, "name") if "name" in obj else None,
-            description_pointer=join_pointer(base, "description") if "description" in obj else None,
+            parameters_pointer=f"{base}/{params_key}" if params_key else None,
+            name_pointer=f"{base}/name" if "name" in obj else None,
+            description_pointer=f"{base}/description" if "description" in obj else None,
             output_schema=obj.get(output_key) if output_key else None,
-            output_pointer=join_pointer(base, output_key) if output_key else None,
-            annotations=annotations if isinstance(annotations, Mapping) else None,
-            annotations_pointer=join_pointer(base, self.annotations)
-            if self.annotations and self.annotations in obj
-            else None,
+            output_pointer=f"{base}/{output_key}" if output_key else None,
+            annotations=annotations if is_mapping(annotations) else None,
+            annotations_pointer=f"{base}/{self.annotations}" if self.annotations and self.annotations in obj else None,
             strict=strict if isinstance(strict, bool) else None,
-            title=obj.get("title") if isinstance(obj.get("title"), str) else None,
+            title=title if isinstance(title, str) else None,
             index=index,
         )
+
+
+def _first_key_in(keys: tuple[str, ...], obj: Mapping[str, Any]) -> str | None:
+    for key in keys:
+        if key in obj:
+            return key
+    return None
 
 
 def canonical_fields(tool: Tool) -> dict[str, Any]:

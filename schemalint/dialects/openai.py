@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from schemalint.dialects.base import Shape, canonical_fields
-from schemalint.model import Dialect, Tool
+from schemalint.model import Dialect, Tool, is_mapping
 
 CHAT = Shape(Dialect.OPENAI_CHAT, ("parameters",), wrapper="function")
 RESPONSES = Shape(Dialect.OPENAI_RESPONSES, ("parameters",))
@@ -14,7 +14,7 @@ FUNCTIONS = Shape(Dialect.OPENAI_FUNCTIONS, ("parameters",))
 
 
 def is_chat_tool(obj: Mapping[str, Any]) -> bool:
-    return obj.get("type") == "function" and isinstance(obj.get("function"), Mapping)
+    return obj.get("type") == "function" and is_mapping(obj.get("function"))
 
 
 def is_responses_tool(obj: Mapping[str, Any]) -> bool:
