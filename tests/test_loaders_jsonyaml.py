@@ -583,6 +583,8 @@ def test_quick_json_path_vouches_for_ordinary_text():
         '["\\ud800"]',  # a lone surrogate
         '{"a": NaN}',
         '{"a": 1e400}',
+        '{"a": "null", "b": [-1e400]}',  # an infinity, written as null by orjson
+        '{"a": "\\null", "b": 2e308}',  # a null in a string, after an escaped line feed
         '{"a": 1,}',
     ],
 )
@@ -594,31 +596,41 @@ class _Members(list):
     """An object as the (key, value) pairs its text lists, duplicates included."""
 
 
+class _OutOfRange(str):
+    """A number too large for a float, written as it is (`1e400` decodes to infinity)."""
+
+
 def _dump(value) -> str:
     """The JSON text; strings that start with a colon write their colons as `\\u003a` escapes."""
     if isinstance(value, _Members):
         return "{" + ", ".join(f"{_dump(k)}: {_dump(v)}" for k, v in value) + "}"
     if isinstance(value, list):
         return "[" + ",".join(_dump(v) for v in value) + "]"
+    if isinstance(value, _OutOfRange):
+        return str(value)
     if isinstance(value, str) and value.startswith(":"):
         return json.dumps(value).replace(":", "\\u003a")
     return json.dumps(value)
 
 
-def _has_duplicate(value) -> bool:
+def _refused(value) -> bool:
+    """Whether the text holds a duplicate key or a number out of range."""
     if isinstance(value, _Members):
         keys = [k for k, _ in value]
-        return len(set(keys)) < len(keys) or any(_has_duplicate(v) for _, v in value)
-    return isinstance(value, list) and any(_has_duplicate(v) for v in value)
+        return len(set(keys)) < len(keys) or any(_refused(v) for _, v in value)
+    if isinstance(value, list):
+        return any(_refused(v) for v in value)
+    return isinstance(value, _OutOfRange)
 
 
 _TEXT = st.text(st.characters(exclude_categories=("Cs",)).filter(lambda c: c != "\\"), max_size=6)
 _SCALARS = (
     st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1) | st.floats(allow_nan=False, allow_infinity=False)
 )
-_KEYS = st.sampled_from(["a", "b", "a:b", '"a":', ":", ":a", "名"]) | _TEXT
+_KEYS = st.sampled_from(["a", "b", "a:b", '"a":', ":", ":a", "名", "null"]) | _TEXT
+_LOOK_ALIKES = st.sampled_from(['"k": 1', "a:b", "{:}", ":", "::", "null", "\nnull", "\null", "nul"])
 _JSON_WITH_DUPLICATES = st.recursive(
-    _SCALARS | _TEXT | st.sampled_from(['"k": 1', "a:b", "{:}", ":", "::"]),
+    _SCALARS | _TEXT | _LOOK_ALIKES | st.sampled_from(["1e400", "-2e308", "1" * 400 + ".5"]).map(_OutOfRange),
     lambda inner: st.lists(inner, max_size=4) | st.lists(st.tuples(_KEYS, inner), max_size=5).map(_Members),
     max_leaves=30,
 )
@@ -631,17 +643,17 @@ def _outcome(load, text: str) -> tuple:
         return ("error", error.message, error.line, error.column)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(_JSON_WITH_DUPLICATES)
-def test_quick_json_path_misses_no_duplicate_key(value):
+def test_quick_json_path_misses_no_duplicate_key_or_number_out_of_range(value):
     text = _dump(value)
     exact = _outcome(jsonyaml._load_json_exactly, text)
-    assert exact[0] == ("error" if _has_duplicate(value) else "data")
+    assert exact[0] == ("error" if _refused(value) else "data")
     assert _outcome(lambda t: load_json(t, "f").data, text) == exact
     quick = jsonyaml._load_json_quickly(text)
-    if _has_duplicate(value):
+    if _refused(value):
         assert quick is jsonyaml._NOT_SURE
-        assert exact[1].startswith("duplicate key")
+        assert exact[1].startswith(("duplicate key", "number"))
     elif "\\u003a" not in text:  # no false alarm either: these texts take the quick path
         assert quick == exact[1]
 

@@ -637,8 +637,8 @@ def _load_json_quickly(text: str) -> JSON:
     `_load_json_exactly` (10,000 generated tools: 134 ms instead of 293 ms of CPU).
 
     The C decoder runs without the duplicate-key hook (a Python call per object, as long as the
-    decoding itself) and nothing walks the data to measure its depth. Instead, orjson writes the
-    data back compactly, which proves both:
+    decoding itself) or a number hook (a Python call per float), and nothing walks the data to
+    measure its depth. Instead, orjson writes the data back compactly, which proves all three:
 
     - depth: orjson refuses data nested deeper than 254 levels (below MAX_DEPTH; a test holds it to that).
     - duplicate keys: outside strings, a JSON text has one colon per object member, and so has
@@ -647,6 +647,10 @@ def _load_json_quickly(text: str) -> JSON:
       escapes each of its colons was written there as such. So the output has as many colons as
       the text if, and only if, no member was lost: a duplicate key drops a member (and whatever
       the value it replaced held), leaving the output with fewer colons than the text.
+    - numbers out of range (`1e400` decodes to infinity): orjson writes infinities as `null`. With
+      no member lost, every `null` of the text is in the output: the literals, and each `null` in a
+      string (its letters are written as such, or its `n` is the escape `\\n`, which orjson writes
+      alike). So an infinity leaves the output with more `null`s than the text.
 
     Anything else (an escaped colon, a decoding error, deeper data, integers beyond 64 bits, lone
     surrogates) is `_NOT_SURE`: the exact path runs and reports what it finds, as it always did.
@@ -656,11 +660,13 @@ def _load_json_quickly(text: str) -> JSON:
     try:
         import orjson
 
-        data = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+        data = json.loads(text, parse_constant=_reject_constant)
         compact = orjson.dumps(data)
     except (ImportError, ValueError, TypeError, RecursionError):  # orjson.JSONEncodeError is a TypeError
         return _NOT_SURE
-    return data if compact.count(b":") == text.count(":") else _NOT_SURE
+    if compact.count(b":") != text.count(":") or compact.count(b"null") != text.count("null"):
+        return _NOT_SURE
+    return data
 
 
 def _load_json_exactly(text: str) -> JSON:
