@@ -45,6 +45,8 @@ if TYPE_CHECKING:
 
 #: states kept per model (then the least recently used quarter is deleted): one per tool set linted
 MAX_STATES = 256
+#: at most this many stored states are read to find the nearest one
+NEAREST_READS = 3
 #: a carried row keeps up to this many times `top_k` neighbours, so that it survives losing a few
 RESERVE_FACTOR = 2
 #: the update is used when it recomputes at most this share of the rows (else the full search is cheaper)
@@ -239,15 +241,21 @@ class NeighbourStore:
         return state if state is not None and state.keys == keys else None
 
     def nearest(self, keys: list[bytes], floor: float, top_k: int) -> NeighbourRows | None:
-        """Of the stored states (same options) that share a signature with `keys`, the one sharing the
-        most texts with it."""
+        """Of the stored states (same options) that share signatures with `keys`, the one sharing the
+        most texts with it among the NEAREST_READS that share the most signatures, most recent first
+        (an editor's previous run is the most recent)."""
         mine = signatures(keys)
+        shared_signatures = {
+            name: sum(a == b for a, b in zip(mine, name.split("-"), strict=False)) for name in self.files.names()
+        }
+        matching = sorted(
+            (name for name, count in shared_signatures.items() if count),
+            key=lambda name: (shared_signatures[name], self.files.used(name)),
+            reverse=True,
+        )
         wanted = set(keys)
         best: tuple[int, _RawState] | None = None
-        for name in self.files.names():
-            theirs = name.split("-")[: len(mine)]
-            if not any(a == b for a, b in zip(mine, theirs, strict=False)):
-                continue
+        for name in matching[:NEAREST_READS]:
             raw = _RawState.parse(self.files.read(name), floor, top_k)
             if raw is None:
                 continue

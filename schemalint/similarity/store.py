@@ -83,6 +83,15 @@ class CheckedFiles:
             os.utime(path)  # recently used: the last to be pruned
         return payload
 
+    def used(self, name: str) -> int:
+        """When `name` was last read or written (ns; 0 when absent)."""
+        if self.folder is None:
+            return 0
+        try:
+            return (self.folder / (name + self.suffix)).stat().st_mtime_ns
+        except OSError:
+            return 0
+
     def names(self) -> list[str]:
         """The names of the files present (without the suffix)."""
         if self.folder is None:
