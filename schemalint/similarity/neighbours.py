@@ -3,7 +3,7 @@
 `candidate_pairs` (pairs.py) selects, for each row i, the first `top_k` of the j != i whose cosine is
 at least `floor`, in the order (cosine descending, j); a pair is a candidate when either row selects
 the other. This module keeps each row's list of neighbours in that order (`NeighbourRows`), stores
-it in the cache (`<cache-dir>/neighbours/<model key>/<name>.nbr`) and serves it back:
+it in the cache (`<cache-dir>/neighbours/<model key>/<name>.slnb`) and serves it back:
 
 - the same texts again (a re-run): the candidates come from the stored lists, with no vector read,
   no numpy import and no search;
@@ -19,8 +19,8 @@ first `top_k` entries are then exactly what the full search selects for that row
 entry keeps a prefix a prefix (when it leaves fewer than `top_k` entries of an incomplete list, the
 row is computed again); a new entry is inserted when it ranks before the list's last entry (or
 anywhere in a complete list), since the entries after the last one are unknown. Carried entries
-keep their order because the texts kept keep their relative order (a reordered set is searched in
-full: equal cosines are ordered by index).
+keep their order because only texts that kept their relative order are carried (`_in_order`: equal
+cosines are ordered by index); a text that moved counts as new.
 
 States are checked files (store.py: a damaged one is ignored, writes are atomic), at most
 MAX_STATES per model; a state is found by its set's exact name, or, for the update, by min-hash
