@@ -470,7 +470,8 @@ class JsonOffsets:
         Its last member may be a container that lookups went into too, and so on down, until a
         value whose end is known or that no lookup went into: that chain is scanned to its end
         from the innermost out, so that each scan finds its last member's end known (a loop, not
-        recursion, however deep the lookups went).
+        recursion, however deep the lookups went). Each one's end becomes the value end of the last
+        member of the one around it, which its scan then goes on from.
         """
         chain = [members]
         while chain[-1].resume >= 0:
@@ -481,10 +482,14 @@ class JsonOffsets:
             if inner is None:
                 break
             chain.append(inner)
+        end = -1
         for container in reversed(chain):
+            if end >= 0:
+                container.offsets[-1] = container.resume = end
             if container.resume >= 0:
                 self._scan(container, None)
-        return members.end
+            end = container.end
+        return end
 
     def find(self, pointer: str) -> OffsetSpan | None:
         """The span of the value at `pointer` (and of its key, for an object member), or None."""
@@ -503,16 +508,17 @@ class JsonOffsets:
             if len(found) > _RECENT_POINTERS:
                 found.clear()
                 found[""] = self._root
-            # climb to the nearest ancestor already found, then go down one member at a time
-            tokens: list[str] = []
+            # climb to the nearest ancestor already found, then go down one member at a time (the
+            # pointers climbed through are kept: built again, each would be hashed again)
+            climbed: list[tuple[str, str]] = []  # (pointer, its last token), deepest first
             known = pointer
             while known not in found:
-                known, _, token = known.rpartition("/")
-                tokens.append(token)
+                parent, _, token = known.rpartition("/")
+                climbed.append((known, token))
+                known = parent
             entry = found[known]
             member = self._member
-            for token in reversed(tokens):
-                known = f"{known}/{token}"
+            for known, token in reversed(climbed):
                 if entry is not None:
                     entry = member(entry[2], unescape_pointer_token(token))
                 found[known] = entry
