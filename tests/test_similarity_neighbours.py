@@ -263,6 +263,8 @@ def test_scored_pairs_of_other_scoring_code_or_damaged_files_are_not_read(tmp_pa
     score = PairScore(0.75, 0.5, 0.8, 1.0, 1.0, 0.25)
     ScoredPairsStore(tmp_path, "model").write(digest, 30, [(1, 4, score), (0, 9, score)])
     assert ScoredPairsStore(tmp_path, "model").read(digest, 30) == [(1, 4, score), (0, 9, score)]
+    ScoredPairsStore(tmp_path, "no pairs").write(digest, 30, [])
+    assert ScoredPairsStore(tmp_path, "no pairs").read(digest, 30) == []
     assert ScoredPairsStore(tmp_path, "model").read(digest, 31) is None
     assert ScoredPairsStore(tmp_path, "other-model").read(digest, 30) is None
     with mock.patch.object(store_module, "code_fingerprint", return_value=b"other code"):

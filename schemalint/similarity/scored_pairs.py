@@ -10,6 +10,7 @@ the scoring code's hash).
 
 from __future__ import annotations
 
+import itertools
 import struct
 from array import array
 from collections.abc import Sequence
@@ -56,17 +57,14 @@ class ScoredPairsStore:
         if any(left >= right for left, right in zip(lefts, rights, strict=True)) or (pairs and max(rights) >= count):
             return None
         values = doubles(payload[_SIZES.size + 8 * pairs :])
-        scores = [values[field * pairs : (field + 1) * pairs] for field in range(_FIELDS)]
-        return [
-            (left, right, PairScore(*fields))
-            for left, right, fields in zip(lefts, rights, zip(*scores, strict=True), strict=True)
-        ]
+        columns = [values[field * pairs : (field + 1) * pairs] for field in range(_FIELDS)]
+        scores = map(PairScore._make, zip(*columns, strict=True))
+        return list(zip(lefts, rights, scores, strict=True))
 
     def write(self, digest: bytes, count: int, pairs: list[ScoredPair]) -> None:
-        lefts = array(UINT, (left for left, _, _ in pairs))
-        rights = array(UINT, (right for _, right, _ in pairs))
-        values = array("d", (score[field] for field in range(_FIELDS) for _, _, score in pairs))
+        """Store the set's pairs: their indices, then each PairScore field for all of them."""
+        lefts, rights, scores = zip(*pairs, strict=True) if pairs else ((), (), ())
+        indices = array(UINT, itertools.chain(lefts, rights))
+        values = array("d", itertools.chain.from_iterable(zip(*scores, strict=True)))
         sizes = _SIZES.pack(digest, count, len(pairs))
-        self.files.write(
-            digest.hex()[:32], sizes + little_endian(lefts) + little_endian(rights) + little_endian(values)
-        )
+        self.files.write(digest.hex()[:32], sizes + little_endian(indices) + little_endian(values))
