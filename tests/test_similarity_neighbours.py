@@ -22,7 +22,7 @@ from schemalint.similarity import pairs as pairs_module
 from schemalint.similarity import store as store_module
 from schemalint.similarity.neighbours import NeighbourStore, neighbour_pairs, plan_update
 from schemalint.similarity.pairs import candidate_pairs
-from schemalint.similarity.scored_pairs import ScoredPairsStore, set_digest
+from schemalint.similarity.scored_pairs import ScoredPairsStore, set_digest, tool_digests
 from schemalint.similarity.scoring import PairScore
 from schemalint.testing import run_rule
 
@@ -259,17 +259,36 @@ def test_what_a_score_depends_on_invalidates_the_scored_pairs(change: Any, tmp_p
 
 def test_scored_pairs_of_other_scoring_code_or_damaged_files_are_not_read(tmp_path: Path) -> None:
     items = [(t["name"], t["description"], t["parameters"]) for t in _generated_tools(30)]
-    digest = set_digest(items, 0.5, 5)
+    tools = tool_digests(items)
+    digest = set_digest(tools, 0.5, 5)
     score = PairScore(0.75, 0.5, 0.8, 1.0, 1.0, 0.25)
-    ScoredPairsStore(tmp_path, "model").write(digest, 30, [(1, 4, score), (0, 9, score)])
-    assert ScoredPairsStore(tmp_path, "model").read(digest, 30) == [(1, 4, score), (0, 9, score)]
-    ScoredPairsStore(tmp_path, "no pairs").write(digest, 30, [])
-    assert ScoredPairsStore(tmp_path, "no pairs").read(digest, 30) == []
-    assert ScoredPairsStore(tmp_path, "model").read(digest, 31) is None
-    assert ScoredPairsStore(tmp_path, "other-model").read(digest, 30) is None
+    ScoredPairsStore(tmp_path, "model").write(tools, digest, [(1, 4, score), (0, 9, score)])
+    assert ScoredPairsStore(tmp_path, "model").read(tools, digest) == [(1, 4, score), (0, 9, score)]
+    assert ScoredPairsStore(tmp_path, "model").read(tools, set_digest(tools, 0.6, 5)) is None
+    assert ScoredPairsStore(tmp_path, "other-model").read(tools, digest) is None
+    ScoredPairsStore(tmp_path, "no pairs").write(tools, digest, [])
+    assert ScoredPairsStore(tmp_path, "no pairs").read(tools, digest) == []
     with mock.patch.object(store_module, "code_fingerprint", return_value=b"other code"):
-        assert ScoredPairsStore(tmp_path, "model").read(digest, 30) is None
+        assert ScoredPairsStore(tmp_path, "model").read(tools, digest) is None
     (path,) = (tmp_path / "scored" / "model").iterdir()
     data = path.read_bytes()
     path.write_bytes(data[:-1] + bytes([data[-1] ^ 0x40]))
-    assert ScoredPairsStore(tmp_path, "model").read(digest, 30) is None
+    assert ScoredPairsStore(tmp_path, "model").read(tools, digest) is None
+    assert ScoredPairsStore(tmp_path, "model").nearest(tools) == {}
+
+
+def test_an_edit_rescores_only_the_pairs_it_changes(tmp_path: Path) -> None:
+    tools = _generated_tools(80)
+    settings = {"embedding-backend": "static", "cache-dir": str(tmp_path / "shared")}
+    before = run_rule(SimilarDescriptions(), tools, settings=settings)
+    reported = {(finding.data["sibling"], tools[int(finding.pointer.split("/")[1])]["name"]) for finding in before}
+    edited_name = tools[10]["name"]
+    tools[10] = {**tools[10], "description": "Edited: " + tools[10]["description"]}
+    with mock.patch.object(compare_module, "score_pair", wraps=compare_module.score_pair) as scored:
+        after = _findings(tools, tmp_path / "shared")
+    rescored = {(a.name, b.name) for (a, b, *_), _ in scored.call_args_list}
+    with mock.patch.object(compare_module, "score_pair", wraps=compare_module.score_pair) as scored_fresh:
+        assert after == _findings(tools, tmp_path / "fresh")
+    # pairs with the edited tool, and pairs not reported before (only reported pairs are stored)
+    assert all(edited_name in pair or pair not in reported for pair in rescored)
+    assert scored_fresh.call_count - len(rescored) >= len(reported) // 2  # the rest came from the stored scores

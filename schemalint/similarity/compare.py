@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -95,20 +95,21 @@ def similar_pairs(
 ) -> SimilarityResult:
     """Pairs of `(name, description, parameters)` items whose final score reaches `threshold`; read
     back from the cache when the set is unchanged since it was last scored."""
-    from schemalint.similarity.scored_pairs import ScoredPairsStore, set_digest
+    from schemalint.similarity.scored_pairs import ScoredPairsStore, set_digest, tool_digests
 
     if len(items) < 2:
         return SimilarityResult()
     resolved = resolve_backend(settings)
     remembered = ScoredPairsStore(resolved.cache_dir, resolved.model_key)
-    digest = set_digest(items, threshold, top_k)
-    pairs = remembered.read(digest, len(items))
+    tools = tool_digests(items)
+    digest = set_digest(tools, threshold, top_k)
+    pairs = remembered.read(tools, digest)
     if pairs is not None:
         note(resolved.choice.notice)  # as embed_texts would have
         return SimilarityResult(pairs, resolved.choice.backend.name, resolved.choice.notice)
-    result = _scored_pairs(items, settings, resolved, threshold, top_k)
+    result = _scored_pairs(items, settings, resolved, threshold, top_k, lambda: remembered.nearest(tools), tools)
     if result.backend == resolved.choice.backend.name and top_k is not None:  # not a fallback's, nor every pair
-        remembered.write(digest, len(items), result.pairs)
+        remembered.write(tools, digest, result.pairs)
     return result
 
 
@@ -118,7 +119,11 @@ def _scored_pairs(
     resolved: ResolvedBackend,
     threshold: float,
     top_k: int | None,
+    known_scores: Callable[[], dict[tuple[bytes, bytes], PairScore]],
+    tools: list[bytes],
 ) -> SimilarityResult:
+    """Embed, find the candidates, score them. `known_scores()`: scores of an earlier run by the pair's
+    tool digests (`tools`), reused for a pair of the same tools with the same cosine."""
     views = [tool_view(name, description, parameters) for name, description, parameters in items]
     texts = [v.embedding_text() for v in views]
     mixed = len({v.is_cjk for v in views}) == 2
@@ -135,11 +140,14 @@ def _scored_pairs(
     backend, notice = embeddings.backend()
     if embeddings.loaded is None:
         note(notice)  # as embed_texts would have
+    known = known_scores() if not mixed and backend == resolved.choice.backend.name else {}  # (not name cosines)
     result = SimilarityResult(backend=backend, notice=notice)
     # visited in the findings' order: by the later tool, then the earlier one
     for right, left, cosine in sorted((right, left, cosine) for (left, right), cosine in candidates.items()):
-        name_cosine = name_cosines.get((left, right)) if name_cosines else None
-        score = score_pair(views[left], views[right], cosine, backend, name_cosine)
+        score = known.get((tools[left], tools[right])) if known else None
+        if score is None or score.cosine != cosine:
+            name_cosine = name_cosines.get((left, right)) if name_cosines else None
+            score = score_pair(views[left], views[right], cosine, backend, name_cosine)
         if score.score >= threshold:
             result.pairs.append((left, right, score))
     return result

@@ -24,7 +24,7 @@ cosines are ordered by index); a text that moved counts as new.
 
 States are checked files (store.py: a damaged one is ignored, writes are atomic), at most
 MAX_STATES per model; a state is found by its set's exact name, or, for the update, by min-hash
-signatures in its name (`signatures`).
+signatures in its name (store.signed_name).
 """
 
 from __future__ import annotations
@@ -38,15 +38,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from schemalint.similarity.cache import KEY_BYTES, sha256
-from schemalint.similarity.store import UINT, CheckedFiles, doubles, little_endian, uints
+from schemalint.similarity.store import UINT, CheckedFiles, doubles, little_endian, signed_name, uints
 
 if TYPE_CHECKING:
     from schemalint.similarity.pairs import Vectors
 
 #: states kept per model (then the least recently used quarter is deleted): one per tool set linted
 MAX_STATES = 256
-#: at most this many stored states are read to find the nearest one
-NEAREST_READS = 3
 #: a carried row keeps up to this many times `top_k` neighbours, so that it survives losing a few
 RESERVE_FACTOR = 2
 #: the update is used when it recomputes at most this share of the rows (else the full search is cheaper)
@@ -212,17 +210,6 @@ def row_cosines(vectors: Vectors, rows: list[int]) -> dict[int, list[float]]:
     return {row: cosines[n * count : (n + 1) * count] for n, row in enumerate(rows)}
 
 
-def signatures(keys: list[bytes]) -> list[str]:
-    """A few min-hashes of the set's texts (the smallest of each of SIGNATURE_SLICES of the keys):
-    a set with one text changed shares most of them, so a state file named by them is found from
-    its name alone, without reading the other states."""
-    return [min(key[start:stop] for key in keys).hex() for start, stop in SIGNATURE_SLICES]
-
-
-#: byte ranges of the keys (sha256 prefixes, so independent) whose minima sign a set
-SIGNATURE_SLICES = ((0, 3), (3, 6), (6, 9))
-
-
 class NeighbourStore:
     """The states of one model in the cache (`cache_dir` None: no cache, nothing stored). A state's
     file name is its set's signatures, then a hash of its options and keys in order (the exact name)."""
@@ -232,7 +219,7 @@ class NeighbourStore:
 
     def _name(self, keys: list[bytes], floor: float, top_k: int) -> str:
         exact = sha256(_OPTIONS.pack(floor, top_k) + b"".join(keys)).hexdigest()[:24]
-        return "-".join((*signatures(keys), exact))
+        return signed_name(keys, exact)
 
     def exact(self, keys: list[bytes], floor: float, top_k: int) -> NeighbourRows | None:
         """The stored state of exactly these texts in this order, if any."""
@@ -241,21 +228,11 @@ class NeighbourStore:
         return state if state is not None and state.keys == keys else None
 
     def nearest(self, keys: list[bytes], floor: float, top_k: int) -> NeighbourRows | None:
-        """Of the stored states (same options) that share signatures with `keys`, the one sharing the
-        most texts with it among the NEAREST_READS that share the most signatures, most recent first
-        (an editor's previous run is the most recent)."""
-        mine = signatures(keys)
-        shared_signatures = {
-            name: sum(a == b for a, b in zip(mine, name.split("-"), strict=False)) for name in self.files.names()
-        }
-        matching = sorted(
-            (name for name, count in shared_signatures.items() if count),
-            key=lambda name: (shared_signatures[name], self.files.used(name)),
-            reverse=True,
-        )
+        """Of the stored states (same options) like `keys` (CheckedFiles.similar), the one sharing the
+        most texts with it."""
         wanted = set(keys)
         best: tuple[int, _RawState] | None = None
-        for name in matching[:NEAREST_READS]:
+        for name in self.files.similar(keys):
             raw = _RawState.parse(self.files.read(name), floor, top_k)
             if raw is None:
                 continue

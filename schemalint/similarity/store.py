@@ -38,6 +38,24 @@ RESULT_MODULES = (
 UINT = next(code for code in "IL" if array(code).itemsize == 4)
 
 
+#: at most this many stored files are read to find the one nearest to a set (`CheckedFiles.similar`)
+NEAREST_READS = 3
+#: byte ranges of the keys (sha256 prefixes, so independent) whose minima sign a set
+SIGNATURE_SLICES = ((0, 3), (3, 6), (6, 9))
+
+
+def signatures(keys: list[bytes]) -> list[str]:
+    """A few min-hashes of a set of keys (the smallest of each of SIGNATURE_SLICES of the keys): a
+    set with one key changed shares most of them, so a file named by them is found from its name
+    alone, without reading the others."""
+    return [min(key[start:stop] for key in keys).hex() for start, stop in SIGNATURE_SLICES]
+
+
+def signed_name(keys: list[bytes], exact: str) -> str:
+    """A file name for the set of `keys`: its signatures, then `exact` (a hash of what is stored)."""
+    return "-".join((*signatures(keys), exact))
+
+
 @lru_cache(maxsize=1)
 def code_fingerprint() -> bytes | None:
     """A hash of RESULT_MODULES' source (None when it cannot be read: then nothing is stored)."""
@@ -91,6 +109,14 @@ class CheckedFiles:
             return (self.folder / (name + self.suffix)).stat().st_mtime_ns
         except OSError:
             return 0
+
+    def similar(self, keys: list[bytes]) -> list[str]:
+        """The names (`signed_name`) of at most NEAREST_READS files of sets like `keys`: those sharing
+        the most signatures, the most recently used first (an editor's previous run is the latest)."""
+        mine = signatures(keys)
+        shared = {name: sum(a == b for a, b in zip(mine, name.split("-"), strict=False)) for name in self.names()}
+        matching = [name for name, count in shared.items() if count]
+        return sorted(matching, key=lambda name: (shared[name], self.used(name)), reverse=True)[:NEAREST_READS]
 
     def names(self) -> list[str]:
         """The names of the files present (without the suffix)."""
