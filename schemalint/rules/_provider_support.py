@@ -119,16 +119,22 @@ def _length_limit(subject: str) -> str:
     return f"max-{subject.removeprefix('nested-')}-length"
 
 
+@lru_cache(maxsize=8192)
+def _accepted_by_tables(name: str, targets: frozenset[str], subject: str) -> bool:
+    """Whether every base target accepts `name` as a `subject` under the table's own limits: one cached
+    answer per name and set of targets, asked of every property (names recur across tools)."""
+    length_limit = _length_limit(subject)
+    return not any(_table_objections(name, target, subject, length_limit) for target in _base_targets(targets))
+
+
 def name_finding(
     what: str, name: str, tool: Tool, context: LintContext, subject: str, pointer: str, *, allow_dash: bool
 ) -> Finding | None:
     """The SL103/SL107 finding for `name` (a tool name or property key), or None when every target accepts it."""
+    if not context.settings.get("target-limits") and _accepted_by_tables(name, context.targets(tool), subject):
+        return None  # the common case, without a Violation list per target
     targets = base_targets(tool, context)
     length_limit = _length_limit(subject)
-    if not context.settings.get("target-limits") and not any(
-        _table_objections(name, target, subject, length_limit) for target in targets
-    ):
-        return None  # the common case, without a Violation list per target
     violations = [
         v for target in targets for v in name_violations(name, tool, target, subject, length_limit, context.settings)
     ]
