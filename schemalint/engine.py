@@ -152,7 +152,9 @@ class RuleSet:
         property name): property names recur across tools, so a run meets far fewer kinds than nodes."""
         schema = node.schema
         is_object = is_mapping(schema)
-        keywords = self._dispatch_keywords.intersection(schema) if is_object else NO_KEYWORDS
+        dispatch = self._dispatch_keywords
+        # most schemas have none: then no new set is made and hashed for the key
+        keywords = NO_KEYWORDS if not is_object or dispatch.isdisjoint(schema) else dispatch.intersection(schema)
         types, name = schema_types(schema), node.property_name
         # (is_object, via, name) decide Nodes.of(node), which is worked out only for a new kind
         kind = (is_object, node.via, name, types, keywords)

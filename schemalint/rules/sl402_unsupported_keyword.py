@@ -85,12 +85,11 @@ class UnsupportedKeyword(NodeRule):
         schema = node.schema
         if not is_mapping(schema):
             return
-        targets = ordered_targets(node.tool, context)
-        row_keywords, any_always = _rows_of(targets)
+        row_keywords, any_always = _rows_of(context.targets(node.tool))
         if not any_always and row_keywords.isdisjoint(schema):
             return  # most schemas use no keyword any target has a row for
         reported: set[int] = set()  # ids of the rows reported: a Row's dataclass hash reads all its fields
-        for target in targets:
+        for target in ordered_targets(node.tool, context):
             by_keyword, always = _keyword_rows(target)
             if not always and by_keyword.keys().isdisjoint(schema):
                 continue  # most schemas use no keyword the target has a row for
@@ -184,8 +183,9 @@ def _keyword_rows(target: str) -> tuple[dict[str, tuple[Row, ...]], tuple[Row, .
 
 
 @cache
-def _rows_of(targets: tuple[str, ...]) -> tuple[frozenset[str], bool]:
-    """The keywords the targets have rows for, and whether some target has rows for every node."""
+def _rows_of(targets: frozenset[str]) -> tuple[frozenset[str], bool]:
+    """The keywords the targets have rows for, and whether some target has rows for every node (cached per
+    set of targets, asked of every node before the targets are put in order)."""
     rows = [_keyword_rows(target) for target in targets]
     return frozenset(k for by_keyword, _ in rows for k in by_keyword), any(always for _, always in rows)
 
