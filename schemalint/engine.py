@@ -21,7 +21,7 @@ from schemalint.gc_pause import paused_gc
 from schemalint.loaders import Document, LoadError
 from schemalint.loaders.discover import SourceFile, discover, matches_any, resolve_path, source_format
 from schemalint.math_threads import one_math_thread
-from schemalint.model import SchemaNode, Severity, Span, Tool, ToolSet, is_mapping, parent_pointer, schema_types
+from schemalint.model import SchemaNode, Severity, Span, Tool, ToolSet, parent_pointer
 from schemalint.rules import RuleEntry, match_selector, rules_by_code
 from schemalint.rules.base import NO_KEYWORDS, LintContext, NodeRule, Nodes, Rule, Scope, ToolRule, ToolSetRule
 from schemalint.targets import resolve_targets
@@ -150,12 +150,11 @@ class RuleSet:
         """The node rules that want `node` (NodeRule.wants and wants_name), in rule order. The answer is
         kept per kind of node (what decides its Nodes filters, schema types, dispatch keywords present,
         property name): property names recur across tools, so a run meets far fewer kinds than nodes."""
-        schema = node.schema
-        is_object = is_mapping(schema)
+        schema, is_object = node.schema, node.is_mapping
         dispatch = self._dispatch_keywords
         # most schemas have none: then no new set is made and hashed for the key
         keywords = NO_KEYWORDS if not is_object or dispatch.isdisjoint(schema) else dispatch.intersection(schema)
-        types, name = schema_types(schema), node.property_name
+        types, name = node.types, node.property_name
         # (is_object, via, name) decide Nodes.of(node), which is worked out only for a new kind
         kind = (is_object, node.via, name, types, keywords)
         rules = self._node_rules_by_kind.get(kind)

@@ -209,9 +209,23 @@ class SchemaNode:
 
     Read-only (`Final`, checked by mypy, not at run time): a walk makes one per sub-schema, and
     a frozen dataclass's guarded `__init__` cost a 10,000-tool run more than the rest of the walk.
+    What every rule asks of a node (`is_mapping(node.schema)`, `schema_types(node.schema)`) is
+    worked out here once: the engine's dispatch and about ten rules would otherwise each call for it.
     """
 
-    __slots__ = ("depth", "parent", "pointer", "property_name", "schema", "tool", "via")
+    __slots__ = (
+        "depth",
+        "is_mapping",
+        "is_property",
+        "is_root",
+        "parent",
+        "pointer",
+        "property_name",
+        "schema",
+        "tool",
+        "types",
+        "via",
+    )
 
     def __init__(
         self,
@@ -231,17 +245,16 @@ class SchemaNode:
         self.parent: Final = parent
         #: how this node was reached from its parent: "properties", "items", "anyOf", ...
         self.via: Final = via
+        self.is_root: Final = parent is None
+        #: reached through `properties`
+        self.is_property: Final = via == "properties"
+        #: `is_mapping(schema)` (a dict, as nearly every schema is, without the call)
+        self.is_mapping: Final = type(schema) is dict or is_mapping(schema)
+        #: `schema_types(schema)`
+        self.types: Final = schema_types(schema)
 
     def __repr__(self) -> str:
         return f"SchemaNode({self.tool.display_name!r}, {self.pointer!r})"
-
-    @property
-    def is_root(self) -> bool:
-        return self.parent is None
-
-    @property
-    def is_property(self) -> bool:
-        return self.via == "properties"
 
 
 JSON_SCHEMA_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 from schemalint.lazy_pattern import LazyPattern
-from schemalint.model import JSON, SchemaNode, is_mapping, schema_types
+from schemalint.model import JSON, SchemaNode, is_mapping
 
 
 class CaselessPattern:
@@ -466,7 +466,7 @@ def text_states_date_format(text: str) -> bool:
 
 def property_schema(node: SchemaNode) -> Mapping[str, JSON] | None:
     """The schema of a named property; None for the root, `items`, composition branches and non-objects."""
-    if node.via == "properties" and node.property_name and is_mapping(node.schema):  # node.is_property
+    if node.is_property and node.property_name and node.is_mapping:
         return node.schema
     return None
 
@@ -477,14 +477,14 @@ class NamedProperty:
 
     __slots__ = ("description", "name", "schema", "types", "word_set", "words")
 
-    def __init__(self, name: str, schema: Mapping[str, JSON]) -> None:
+    def __init__(self, name: str, schema: Mapping[str, JSON], types: frozenset[str]) -> None:
         self.name = name
         self.schema = schema
         #: `split_name(name)`, as a tuple
         self.words: tuple[str, ...] = _split_name(name)
         self.word_set = frozenset(self.words)
-        #: `schema_types(schema)`
-        self.types = schema_types(schema)
+        #: `schema_types(schema)` (SchemaNode.types)
+        self.types = types
         #: `description_of(schema)`
         self.description = description_of(schema)
 
@@ -499,7 +499,7 @@ def named_property(node: SchemaNode) -> NamedProperty | None:
     if node is last_node:
         return facts
     schema = property_schema(node)
-    facts = None if schema is None else NamedProperty(node.property_name or "", schema)
+    facts = None if schema is None else NamedProperty(node.property_name or "", schema, node.types)
     _last_property = (node, facts)
     return facts
 

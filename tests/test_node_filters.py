@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import os
 import pickle
+from types import MappingProxyType
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 
-from schemalint.model import Dialect, schema_types
+from schemalint.model import Dialect, SchemaNode, is_mapping, schema_types
 from schemalint.rules import all_rules
 from schemalint.rules.base import LintContext, NodeRule, Nodes
 from schemalint.targets import TARGETS, resolve_targets
@@ -116,6 +117,32 @@ def test_the_awkward_schema_reaches_every_filter() -> None:
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 def test_filters_on_arbitrary_schemas(schema: Any) -> None:
     assert skipped_findings(schema, Dialect.GENERIC) == []
+
+
+def node_facts_asked_again(schema: Any) -> list[str]:
+    """Nodes whose facts, worked out when the node was made, differ from asking the schema again."""
+    tool = make_tool({"name": "t", "parameters": schema})
+    return [
+        node.pointer
+        for node in tool.schema_nodes()
+        if (node.is_mapping, node.types, node.is_root, node.is_property)
+        != (is_mapping(node.schema), schema_types(node.schema), node.parent is None, node.via == "properties")
+    ]
+
+
+@given(json_schemas)
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+def test_node_facts_on_arbitrary_schemas(schema: Any) -> None:
+    assert node_facts_asked_again(schema) == []
+
+
+def test_node_facts_of_awkward_schemas() -> None:
+    assert node_facts_asked_again(AWKWARD_SCHEMA) == []
+    tool = make_tool({"name": "t", "parameters": {}})
+    proxy = SchemaNode(tool, MappingProxyType({"type": "string"}), "/p", "p", 1, None, "properties")
+    assert proxy.is_mapping and proxy.types == schema_types(proxy.schema) and proxy.is_property
+    flag = SchemaNode(tool, True, "/p/items", None, 1, proxy, "items")
+    assert not flag.is_mapping and flag.types == frozenset() and not flag.is_root and not flag.is_property
 
 
 def test_schema_nodes_are_walked_again_when_the_parameters_change() -> None:

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Set
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
-from schemalint.model import SchemaNode, Severity, Tool, ToolSet, is_mapping, schema_types
+from schemalint.model import SchemaNode, Severity, Tool, ToolSet
 
 if TYPE_CHECKING:
     from typing_extensions import dataclass_transform
@@ -124,8 +124,7 @@ class Nodes(enum.Enum):
     @staticmethod
     def of(node: SchemaNode) -> frozenset[Nodes]:
         """The filters `node` passes (one of a few shared sets, so callers can key a cache on it)."""
-        is_object = is_mapping(node.schema)
-        is_property = node.via == "properties"
+        is_object, is_property = node.is_mapping, node.is_property
         return _PASSED[is_object, is_property, is_property and is_object and bool(node.property_name)]
 
 
@@ -180,8 +179,8 @@ class NodeRule(Rule):
 
     def wants_node(self, node: SchemaNode) -> bool:
         """`wants` and `wants_name` for one node (tests and benchmarks; the engine keeps its answers)."""
-        keywords = frozenset(node.schema) if is_mapping(node.schema) else NO_KEYWORDS
-        if not self.wants(Nodes.of(node), schema_types(node.schema), keywords):
+        keywords = frozenset(node.schema) if node.is_mapping else NO_KEYWORDS
+        if not self.wants(Nodes.of(node), node.types, keywords):
             return False
         return node.property_name is None or self.wants_name(node.property_name)
 

@@ -27,7 +27,7 @@ class Options:
 def _identifier_strings(node: SchemaNode) -> JSON:
     """The string schema holding the identifier: the property itself, or its array's items."""
     schema = node.schema
-    if "array" in schema_types(schema) and isinstance(schema.get("items"), dict):
+    if "array" in node.types and isinstance(schema.get("items"), dict):
         return schema["items"]
     return schema
 

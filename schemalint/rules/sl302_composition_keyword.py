@@ -55,7 +55,7 @@ class CompositionKeyword(NodeRule):
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         schema = node.schema
-        if not is_mapping(schema) or _COMPOSITION.isdisjoint(schema):
+        if not node.is_mapping or _COMPOSITION.isdisjoint(schema):
             return
         nullable = nullable_union_branch(schema)
         for keyword in COMPOSITION_KEYWORDS:

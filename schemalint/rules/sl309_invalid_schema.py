@@ -207,7 +207,7 @@ class InvalidSchema(NodeRule):
         schema = node.schema
         if isinstance(schema, bool):
             return
-        if not is_mapping(schema):
+        if not node.is_mapping:
             yield Finding(f"a schema must be an object or a boolean, got {type(schema).__name__}", node.pointer)
             return
         # each check runs only when its keywords are there: most schemas are well-formed, and this rule

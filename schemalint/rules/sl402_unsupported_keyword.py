@@ -6,7 +6,7 @@ from functools import cache
 from typing import Any
 
 from schemalint.diagnostics import Finding
-from schemalint.model import SchemaNode, Severity, is_mapping, join_pointer, schema_types
+from schemalint.model import SchemaNode, Severity, join_pointer
 from schemalint.providers import GEMINI, GEMINI_REPLACEMENTS, Kind, Row, When, label, rows_for
 from schemalint.rules._provider_support import ordered_targets
 from schemalint.rules.base import LintContext, NodeRule, Nodes
@@ -83,7 +83,7 @@ class UnsupportedKeyword(NodeRule):
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         schema = node.schema
-        if not is_mapping(schema):
+        if not node.is_mapping:
             return
         row_keywords, any_always = _rows_of(context.targets(node.tool))
         if not any_always and row_keywords.isdisjoint(schema):
@@ -120,7 +120,7 @@ class UnsupportedKeyword(NodeRule):
                 if keyword not in row.value:
                     yield keyword, f"`{keyword}`"
         elif when is When.UNTYPED_ITEMS:
-            if "array" in schema_types(schema) and not has_typed_items(schema):
+            if "array" in node.types and not has_typed_items(schema):
                 yield key, "an array without typed `items`"
         elif key not in schema:
             return
