@@ -85,12 +85,12 @@ class UnsupportedKeyword(NodeRule):
         schema = node.schema
         if not node.is_mapping:
             return
-        row_keywords, any_always = _rows_of(context.targets(node.tool))
+        row_keywords, any_always = _rows_of(context.targets(node.tool), node.is_root)
         if not any_always and row_keywords.isdisjoint(schema):
             return  # most schemas use no keyword any target has a row for
         reported: set[int] = set()  # ids of the rows reported: a Row's dataclass hash reads all its fields
         for target in ordered_targets(node.tool, context):
-            by_keyword, always = _keyword_rows(target)
+            by_keyword, always = _keyword_rows(target, node.is_root)
             if not always and by_keyword.keys().isdisjoint(schema):
                 continue  # most schemas use no keyword the target has a row for
             candidates = [*always, *(row for keyword in schema if keyword in by_keyword for row in by_keyword[keyword])]
@@ -168,13 +168,19 @@ class UnsupportedKeyword(NodeRule):
         return self._recursive[1]
 
 
+#: rows about the parameters root only: left out below it (most of OpenAI's are)
+_ROOT_ONLY = frozenset((When.AT_ROOT, When.NULLABLE_ROOT))
+
+
 @cache
-def _keyword_rows(target: str) -> tuple[dict[str, tuple[Row, ...]], tuple[Row, ...]]:
-    """The target's keyword rows by keyword, and the rows to evaluate on every node (allow-lists, untyped
-    arrays), in table order."""
+def _keyword_rows(target: str, at_root: bool) -> tuple[dict[str, tuple[Row, ...]], tuple[Row, ...]]:
+    """The target's keyword rows that can apply at the root (or below it), by keyword, and the rows to
+    evaluate on every node (allow-lists, untyped arrays), in table order."""
     by_keyword: dict[str, list[Row]] = {}
     always: list[Row] = []
     for row in rows_for(target, Kind.KEYWORD):
+        if row.when in _ROOT_ONLY and not at_root:
+            continue
         if row.when in (When.NOT_ALLOWED, When.UNTYPED_ITEMS):
             always.append(row)
         else:
@@ -183,10 +189,10 @@ def _keyword_rows(target: str) -> tuple[dict[str, tuple[Row, ...]], tuple[Row, .
 
 
 @cache
-def _rows_of(targets: frozenset[str]) -> tuple[frozenset[str], bool]:
-    """The keywords the targets have rows for, and whether some target has rows for every node (cached per
-    set of targets, asked of every node before the targets are put in order)."""
-    rows = [_keyword_rows(target) for target in targets]
+def _rows_of(targets: frozenset[str], at_root: bool) -> tuple[frozenset[str], bool]:
+    """The keywords the targets have rows for at the root (or below it), and whether some target has rows
+    for every node (cached per set of targets, asked of every node before the targets are put in order)."""
+    rows = [_keyword_rows(target, at_root) for target in targets]
     return frozenset(k for by_keyword, _ in rows for k in by_keyword), any(always for _, always in rows)
 
 

@@ -1,10 +1,21 @@
 from __future__ import annotations
 
-import pytest
+import os
+from typing import Any
 
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+import schemalint.rules.sl402_unsupported_keyword as sl402
 from schemalint.model import Dialect, Severity
+from schemalint.providers import TARGETS
+from schemalint.rules.base import LintContext
 from schemalint.rules.sl402_unsupported_keyword import UnsupportedKeyword
-from schemalint.testing import run_rule
+from schemalint.testing import make_tool, run_rule
+
+from ..strategies import json_schemas
+
+EXAMPLES = int(os.environ.get("SCHEMALINT_PROPERTY_EXAMPLES", "60"))
 
 
 def findings(parameters: dict, dialect: Dialect = Dialect.OPENAI_CHAT, strict: bool | None = True, targets=()):
@@ -179,3 +190,49 @@ def test_gemini_replacements_are_not_offered_to_other_targets() -> None:
     gemini_findings = findings(prop({"type": "string", "examples": ["EUR"]}), Dialect.GEMINI, strict=None)
     [gemini] = [f for f in gemini_findings if f.data["keyword"] == "examples"]
     assert "use `example` with one value" in gemini.message
+
+
+def _every_target_findings(schema: Any) -> list[tuple[str, str, Any]]:
+    """SL402 on every node of `schema` for all targets at once: (pointer, message, data) of each finding."""
+    tool = make_tool({"name": "t", "parameters": schema})
+    context = LintContext({id(tool): frozenset(TARGETS)})
+    rule = UnsupportedKeyword()
+    return [(f.pointer, f.message, f.data) for node in tool.schema_nodes() for f in rule.check(node, context)]
+
+
+def _without_root_shortcut(schema: Any) -> list[tuple[str, str, Any]]:
+    """The same with the root-only rows kept on every node (evaluated and found not to apply below the root)."""
+    saved = sl402._ROOT_ONLY
+    sl402._ROOT_ONLY = frozenset()
+    sl402._keyword_rows.cache_clear()
+    sl402._rows_of.cache_clear()
+    try:
+        return _every_target_findings(schema)
+    finally:
+        sl402._ROOT_ONLY = saved
+        sl402._keyword_rows.cache_clear()
+        sl402._rows_of.cache_clear()
+
+
+ROOT_ROWS_NESTED = {
+    "type": ["object", "null"],
+    "anyOf": [{"type": "object"}],
+    "enum": [{"a": 1}],
+    "properties": {"p": {"type": ["object", "null"], "anyOf": [{"type": "string"}], "enum": ["a"], "not": {}}},
+}
+
+
+@given(json_schemas)
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+def test_root_only_rows_left_out_below_the_root_change_nothing(schema: Any) -> None:
+    assert _every_target_findings(schema) == _without_root_shortcut(schema)
+
+
+def test_root_only_rows_still_report_at_the_root() -> None:
+    findings = _every_target_findings(ROOT_ROWS_NESTED)
+    assert findings == _without_root_shortcut(ROOT_ROWS_NESTED)
+    assert {pointer for pointer, message, _ in findings if "on the parameters root" in message} == {
+        "/0/parameters/anyOf",
+        "/0/parameters/enum",
+        "/0/parameters/type",
+    }
