@@ -107,26 +107,25 @@ _PLAINLY_WELL_FORMED: dict[str, tuple[type, ...]] = {
 
 def malformed_keywords(schema: Mapping[str, Any]) -> list[str]:
     """Keywords whose value has the wrong JSON type for the meta-schema (a fast pre-check)."""
-    return [
-        key
-        for key, value in schema.items()
-        if (well_formed := _WELL_FORMED.get(key))
-        and type(value) not in _PLAINLY_WELL_FORMED.get(key, ())
-        and not well_formed(value)
-    ]
+    malformed = []
+    for key, value in schema.items():  # a loop: a comprehension is a function call of its own, on every node
+        well_formed = _WELL_FORMED.get(key)
+        if well_formed is not None and type(value) not in _PLAINLY_WELL_FORMED.get(key, ()) and not well_formed(value):
+            malformed.append(key)
+    return malformed
 
 
 #: the keywords whose values `_values_match_type` compares with `type`
 _TYPED_VALUES = frozenset(("enum", "default", "examples"))
 #: type name -> exact value types that match it (`_matches_type` decides the others, e.g. `1.0` or a bool)
-_PLAINLY_MATCHING: dict[str, tuple[type, ...]] = {
-    "string": (str,),
-    "integer": (int,),
-    "number": (int, float),
-    "boolean": (bool,),
-    "null": (type(None),),
-    "array": (list,),
-    "object": (dict,),
+_PLAINLY_MATCHING: dict[str, frozenset[type]] = {
+    "string": frozenset((str,)),
+    "integer": frozenset((int,)),
+    "number": frozenset((int, float)),
+    "boolean": frozenset((bool,)),
+    "null": frozenset((type(None),)),
+    "array": frozenset((list,)),
+    "object": frozenset((dict,)),
 }
 
 
@@ -141,7 +140,7 @@ def _plainly_match_type(schema: Mapping[str, Any]) -> bool:
         return False
     for keyword in ("enum", "examples"):
         values = schema.get(keyword)
-        if isinstance(values, list) and not all(type(v) in plain for v in values):
+        if isinstance(values, list) and not plain.issuperset(map(type, values)):
             return False
     return True
 
