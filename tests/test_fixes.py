@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import json
 import os
+import pickle
 import shutil
 import stat
 from pathlib import Path
@@ -444,3 +446,31 @@ def test_fix_after_a_parallel_lint(project: Path) -> None:
         json.loads((project / "t69.json").read_text(encoding="utf-8"))[0]["input_schema"]["additionalProperties"]
         is False
     )
+
+
+def _as_dataclass_writes_it(cls: type) -> type:
+    """The same frozen dataclass with the `__init__` dataclass writes itself."""
+    fields = [(f.name, f.type, dataclasses.field(default=f.default)) for f in dataclasses.fields(cls)]
+    return dataclasses.make_dataclass(cls.__name__, fields, frozen=True)
+
+
+@pytest.mark.parametrize(
+    ("cls", "args"),
+    [
+        (PatchOperation, ("add", "/a/b", False)),
+        (PatchOperation, ("remove", "/a")),
+        (PatchOperation, ("replace", "/x", {"type": ["string", "null"]})),
+        (Fix, ("add it", (PatchOperation("add", "/a", 1),))),
+        (Fix, ("rename", (PatchOperation("replace", "/n", "x"), PatchOperation("remove", "/m")), False)),
+    ],
+)
+def test_fix_objects_are_the_frozen_dataclasses_they_declare(cls: type, args: tuple[Any, ...]) -> None:
+    made, reference = cls(*args), _as_dataclass_writes_it(cls)(*args)
+    assert dataclasses.astuple(made) == dataclasses.astuple(reference) and repr(made) == repr(reference)
+    assert vars(made) == vars(reference)
+    assert made == cls(*args)
+    if cls is Fix or not isinstance(made.value, dict):
+        assert hash(made) == hash(reference)
+    assert dataclasses.replace(made) == made and pickle.loads(pickle.dumps(made)) == made
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.path = "/elsewhere"  # type: ignore[misc]
