@@ -69,7 +69,7 @@ def one_rule(rule: Rule, rules: RuleSet, tools: list[Tool], context: LintContext
     elif isinstance(rule, NodeRule):
         for tool in tools:
             for node in tool.schema_nodes():
-                if rule in rules.node_rules_for(node):
+                if rule in rules.node_rules_for(node, context.targets(tool)):
                     list(rule.check(node, context))
     elif isinstance(rule, ToolSetRule):
         list(rule.check(ToolSet("benchmark", tools), context))

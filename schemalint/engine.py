@@ -31,9 +31,9 @@ TOOL_MARKERS = ("parameters", "input_schema", "inputSchema", "function")
 _START = Span(1, 1, 1, 1)
 #: the scopes of the rules RuleSet runs; the others are emitted by the engine or by `schemalint diff`
 _CHECKING_SCOPES = (Scope.NODE, Scope.TOOL, Scope.TOOLSET)
-#: (schema is an object, how it was reached, property name, schema types, dispatch keywords present): see
-#: RuleSet.node_rules_for
-_NodeKind = tuple[bool, str | None, str | None, frozenset[str], frozenset[str]]
+#: (schema is an object, how it was reached, property name, schema types, dispatch keywords present, the
+#: tool's targets): see RuleSet.node_rules_for
+_NodeKind = tuple[bool, str | None, str | None, frozenset[str], frozenset[str], frozenset[str]]
 _MAX_NODE_KINDS = 65_536
 
 
@@ -146,24 +146,29 @@ class RuleSet:
         #: what the rules' findings depend on besides the tool (FindingCache keys)
         self.fingerprint = repr(config)
 
-    def node_rules_for(self, node: SchemaNode) -> list[NodeRule]:
-        """The node rules that want `node` (NodeRule.wants and wants_name), in rule order. The answer is
-        kept per kind of node (what decides its Nodes filters, schema types, dispatch keywords present,
-        property name): property names recur across tools, so a run meets far fewer kinds than nodes."""
+    def node_rules_for(self, node: SchemaNode, targets: frozenset[str]) -> list[NodeRule]:
+        """The node rules that want `node` of a tool checked against `targets` (NodeRule.wants, wants_name
+        and wants_targets), in rule order. The answer is kept per kind of node (what decides its Nodes
+        filters, schema types, dispatch keywords present, property name, targets): property names recur
+        across tools and a run has a few sets of targets, so it meets far fewer kinds than nodes."""
         schema, is_object = node.schema, node.is_mapping
         dispatch = self._dispatch_keywords
         # most schemas have none: then no new set is made and hashed for the key
         keywords = NO_KEYWORDS if not is_object or dispatch.isdisjoint(schema) else dispatch.intersection(schema)
         types, name = node.types, node.property_name
         # (is_object, via, name) decide Nodes.of(node), which is worked out only for a new kind
-        kind = (is_object, node.via, name, types, keywords)
+        kind = (is_object, node.via, name, types, keywords, targets)
         rules = self._node_rules_by_kind.get(kind)
         if rules is None:
             if len(self._node_rules_by_kind) >= _MAX_NODE_KINDS:
                 self._node_rules_by_kind.clear()  # (names that never repeat: keep memory bounded)
             passed = Nodes.of(node)
             rules = self._node_rules_by_kind[kind] = [
-                r for r in self.node_rules if r.wants(passed, types, keywords) and (name is None or r.wants_name(name))
+                r
+                for r in self.node_rules
+                if r.wants(passed, types, keywords)
+                and (name is None or r.wants_name(name))
+                and r.wants_targets(targets)
             ]
         return rules
 
@@ -419,8 +424,9 @@ class FindingCache:
 def _tool_findings(tool: Tool, rules: RuleSet, context: LintContext) -> list[tuple[Rule, Finding]]:
     found: list[tuple[Rule, Finding]] = [(r, f) for r in rules.tool_rules for f in r.check(tool, context)]
     if rules.node_rules:
+        targets = context.targets(tool)
         for node in tool.schema_nodes():
-            for node_rule in rules.node_rules_for(node):
+            for node_rule in rules.node_rules_for(node, targets):
                 for finding in node_rule.check(node, context):
                     found.append((node_rule, finding))
     return found

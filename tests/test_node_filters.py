@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import pickle
+from functools import partial
 from types import MappingProxyType
 from typing import Any
 
@@ -65,21 +66,37 @@ AWKWARD_SCHEMA = {
 }
 
 
-def skipped_findings(schema: Any, dialect: Dialect) -> list[str]:
+ALL_TARGETS = frozenset(TARGETS)
+#: all targets at once, and each on its own (a rule about one target's mode is skipped without it)
+TARGET_SETS = (ALL_TARGETS, *(frozenset({target}) for target in TARGETS))
+
+
+def skipped_findings(schema: Any, dialect: Dialect, targets: frozenset[str] = ALL_TARGETS) -> list[str]:
     """Findings a node rule gives on a node its own filter tells the engine to skip."""
     tool = make_tool({"name": "get_thing", "description": "Gets a thing.", "parameters": schema}, dialect=dialect)
-    context = LintContext({id(tool): frozenset(TARGETS) | resolve_targets(tool)})
+    context = LintContext({id(tool): targets | resolve_targets(tool) if targets == ALL_TARGETS else targets})
     wrong = []
     for node in tool.schema_nodes():
         for rule in NODE_RULES:
-            if not rule.wants_node(node):
+            if not rule.wants_node(node, context.targets(tool)):
                 wrong.extend(f"{rule.code} at {node.pointer}: {f.message}" for f in rule.check(node, context))
     return wrong
 
 
 def test_filters_skip_only_nodes_without_findings() -> None:
     for dialect in (Dialect.GENERIC, Dialect.GEMINI, Dialect.MCP):
-        assert skipped_findings(AWKWARD_SCHEMA, dialect) == []
+        for targets in TARGET_SETS:
+            assert skipped_findings(AWKWARD_SCHEMA, dialect, targets) == []
+
+
+def test_target_filters_skip_tools() -> None:
+    """A rule about strict mode is not handed the nodes of a tool that is not checked against it."""
+    tool = make_tool({"name": "t", "parameters": AWKWARD_SCHEMA})
+    node = next(node for node in tool.schema_nodes() if node.property_name == "timeout")
+    wanted = {rule.code: rule for rule in NODE_RULES}
+    assert wanted["SL401"].wants_node(node, frozenset({"openai-strict"}))
+    assert not wanted["SL401"].wants_node(node, frozenset({"openai", "anthropic-strict"}))
+    assert wanted["SL402"].wants_node(node, frozenset({"openai"}))
 
 
 def test_type_and_keyword_filters_skip_nodes() -> None:
@@ -87,7 +104,7 @@ def test_type_and_keyword_filters_skip_nodes() -> None:
     `$ref` to the reference rule; an untyped object with `properties` still reaches SL303."""
     tool = make_tool({"name": "t", "parameters": AWKWARD_SCHEMA})
     nodes = {node.pointer: node for node in tool.schema_nodes()}
-    wanted = {rule.code: rule.wants_node for rule in NODE_RULES}
+    wanted = {rule.code: partial(rule.wants_node, targets=ALL_TARGETS) for rule in NODE_RULES}
     file_path, loose = nodes["/0/parameters/properties/file_path"], nodes["/0/parameters/properties/loose"]
     assert not wanted["SL304"](file_path) and wanted["SL603"](file_path)
     assert not wanted["SL308"](file_path) and wanted["SL308"](nodes["/0/parameters/properties/bad name!"])
@@ -98,7 +115,9 @@ def test_name_filters_skip_properties() -> None:
     """A rule about names is not handed a property whose name it has nothing to say about."""
     tool = make_tool({"name": "t", "parameters": AWKWARD_SCHEMA})
     nodes = {node.property_name: node for node in tool.schema_nodes() if node.property_name is not None}
-    wanted = {rule.code: {name for name, node in nodes.items() if rule.wants_node(node)} for rule in NODE_RULES}
+    wanted = {
+        rule.code: {name for name, node in nodes.items() if rule.wants_node(node, ALL_TARGETS)} for rule in NODE_RULES
+    }
     assert {"api_key", "session_key"} <= wanted["SL605"] and "page_token" not in wanted["SL605"]
     assert {"sql", "query"} <= wanted["SL604"] and "country_code" not in wanted["SL604"]
     assert wanted["SL207"] == {"ids", "order_ids"} and wanted["SL307"] == {"created_at", "expires_at"}
@@ -116,7 +135,8 @@ def test_the_awkward_schema_reaches_every_filter() -> None:
 @given(json_schemas)
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 def test_filters_on_arbitrary_schemas(schema: Any) -> None:
-    assert skipped_findings(schema, Dialect.GENERIC) == []
+    for targets in TARGET_SETS:
+        assert skipped_findings(schema, Dialect.GENERIC, targets) == []
 
 
 def node_facts_asked_again(schema: Any) -> list[str]:

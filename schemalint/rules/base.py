@@ -177,10 +177,17 @@ class NodeRule(Rule):
         and its `check` asks the same question. The default wants every name."""
         return True
 
-    def wants_node(self, node: SchemaNode) -> bool:
-        """`wants` and `wants_name` for one node (tests and benchmarks; the engine keeps its answers)."""
+    def wants_targets(self, targets: frozenset[str]) -> bool:
+        """Whether the rule can report on a tool checked against `targets` (asked once per set of targets
+        and kind of node): a rule about one target's mode says no when it is not among them, and its
+        `check` asks the same question. The default wants every set."""
+        return True
+
+    def wants_node(self, node: SchemaNode, targets: frozenset[str]) -> bool:
+        """`wants`, `wants_name` and `wants_targets` for one node of a tool checked against `targets`
+        (tests and benchmarks; the engine keeps its answers)."""
         keywords = frozenset(node.schema) if node.is_mapping else NO_KEYWORDS
-        if not self.wants(Nodes.of(node), node.types, keywords):
+        if not self.wants(Nodes.of(node), node.types, keywords) or not self.wants_targets(targets):
             return False
         return node.property_name is None or self.wants_name(node.property_name)
 

@@ -59,10 +59,13 @@ class StrictOptionalProperty(NodeRule):
     summary = "OpenAI strict mode: a property is not in `required` (optional must be nullable instead)"
     nodes = Nodes.PROPERTIES
 
+    def wants_targets(self, targets: frozenset[str]) -> bool:
+        return OPENAI_STRICT in targets
+
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         if not node.is_property or node.parent is None or node.property_name is None:
             return
-        if OPENAI_STRICT not in context.targets(node.tool):
+        if not self.wants_targets(context.targets(node.tool)):
             return
         parent = node.parent.schema
         required = parent.get("required") if is_mapping(parent) else None
