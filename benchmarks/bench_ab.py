@@ -21,6 +21,9 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _ab import ab_arguments
+
 
 def run_once(checkout: Path, path: str, extra: list[str], cwd: str) -> tuple[float, str]:
     env = {**os.environ, "PYTHONPATH": str(checkout), "SCHEMALINT_EMBEDDING_BACKEND": "static"}
@@ -33,14 +36,7 @@ def run_once(checkout: Path, path: str, extra: list[str], cwd: str) -> tuple[flo
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("before", type=Path)
-    parser.add_argument("after", type=Path)
-    parser.add_argument("file")
-    parser.add_argument("--repeat", type=int, default=5)
-    argv = sys.argv[1:]
-    extra = argv[argv.index("--") + 1 :] if "--" in argv else []  # options passed on to `schemalint check`
-    args = parser.parse_args(argv[: argv.index("--")] if "--" in argv else argv)
-    checkouts = {"before": args.before.resolve(), "after": args.after.resolve()}
+    args, checkouts, extra = ab_arguments(parser)
     times: dict[str, list[float]] = {name: [] for name in checkouts}
     digests: dict[str, set[str]] = {name: set() for name in checkouts}
     path = str(Path(args.file).resolve())

@@ -24,6 +24,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _ab import ab_arguments
+
 #: runs in the measured process: wraps the phases' functions and prints (label, wall, cpu) marks
 _PROBE = r"""
 import json, sys, time
@@ -93,15 +96,8 @@ def run_once(checkout: Path, path: str, options: list[str], cwd: str) -> dict[st
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("before", type=Path)
-    parser.add_argument("after", type=Path)
-    parser.add_argument("file")
-    parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--jobs", type=int, default=2)
-    argv = sys.argv[1:]
-    extra = argv[argv.index("--") + 1 :] if "--" in argv else []  # options passed on to `schemalint check`
-    args = parser.parse_args(argv[: argv.index("--")] if "--" in argv else argv)
-    checkouts = {"before": args.before.resolve(), "after": args.after.resolve()}
+    args, checkouts, extra = ab_arguments(parser)
     runs: dict[str, list[dict[str, tuple[float, float]]]] = {name: [] for name in checkouts}
     path = str(Path(args.file).resolve())
     with tempfile.TemporaryDirectory() as neutral:  # `python -c` puts the working directory first on sys.path
