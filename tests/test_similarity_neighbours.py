@@ -31,6 +31,12 @@ FLOOR = 0.1
 TOP_K = 3
 
 
+@pytest.fixture(autouse=True)
+def _store_small_sets(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tests' small sets are stored too (by default only sets of MIN_STORED_SET tools are)."""
+    monkeypatch.setattr(store_module, "MIN_STORED_SET", 2)
+
+
 def _unit(rng: random.Random, dims: int = 6) -> list[float]:
     """A unit vector of float32 values, coarse (few distinct values) so that equal cosines occur."""
     raw = [rng.choice((-2, -1, 0, 1, 2, 3)) for _ in range(dims)]
@@ -292,3 +298,13 @@ def test_an_edit_rescores_only_the_pairs_it_changes(tmp_path: Path) -> None:
     # pairs with the edited tool, and pairs not reported before (only reported pairs are stored)
     assert all(edited_name in pair or pair not in reported for pair in rescored)
     assert scored_fresh.call_count - len(rescored) >= len(reported) // 2  # the rest came from the stored scores
+
+
+def test_small_sets_are_not_stored_by_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.undo()
+    tools = _generated_tools(store_module.MIN_STORED_SET - 1)
+    cold = _findings(tools, tmp_path)
+    assert _findings(tools, tmp_path) == cold
+    assert not (tmp_path / "scored").exists() and not (tmp_path / "neighbours").exists()
+    assert _findings(_generated_tools(store_module.MIN_STORED_SET), tmp_path)
+    assert (tmp_path / "scored").exists() and (tmp_path / "neighbours").exists()

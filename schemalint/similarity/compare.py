@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from schemalint.math_threads import one_math_thread
+from schemalint.similarity import store as store_module
 from schemalint.similarity.cache import text_key
 from schemalint.similarity.embed import SMALL_SET_TEXTS, Embeddings, ResolvedBackend, embed_texts, note, resolve_backend
 from schemalint.similarity.scoring import (
@@ -100,7 +101,8 @@ def similar_pairs(
     if len(items) < 2:
         return SimilarityResult()
     resolved = resolve_backend(settings)
-    remembered = ScoredPairsStore(resolved.cache_dir, resolved.model_key)
+    small = len(items) < store_module.MIN_STORED_SET
+    remembered = ScoredPairsStore(None if small else resolved.cache_dir, resolved.model_key)
     tools = tool_digests(items)
     digest = set_digest(tools, threshold, top_k)
     pairs = remembered.read(tools, digest)

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from schemalint.similarity import store as store_module
 from schemalint.similarity.cache import KEY_BYTES, sha256
 from schemalint.similarity.store import UINT, CheckedFiles, doubles, little_endian, signed_name, uints
 
@@ -320,7 +321,8 @@ def neighbour_pairs(
     from schemalint.similarity.pairs import candidate_pairs
 
     count = len(keys)
-    if top_k is None or top_k >= count - 1 or store.files.folder is None:  # every pair over the floor: nothing to keep
+    # every pair over the floor, a small set, or no cache: nothing to keep
+    if top_k is None or top_k >= count - 1 or count < store_module.MIN_STORED_SET or store.files.folder is None:
         return candidate_pairs(load_vectors(False), floor, top_k)
     state = store.exact(keys, floor, top_k)
     if state is not None:

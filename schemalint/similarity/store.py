@@ -38,6 +38,9 @@ RESULT_MODULES = (
 UINT = next(code for code in "IL" if array(code).itemsize == 4)
 
 
+#: smaller sets are not stored: they are compared in a few ms, and a project of many small files
+#: would otherwise churn the least-recently-used files out (and write one per set on every run)
+MIN_STORED_SET = 32
 #: at most this many stored files are read to find the one nearest to a set (`CheckedFiles.similar`)
 NEAREST_READS = 3
 #: byte ranges of the keys (sha256 prefixes, so independent) whose minima sign a set
