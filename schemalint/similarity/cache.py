@@ -70,21 +70,31 @@ def ensure_cache_dir(cache_dir: Path) -> None:
         ignore.write_text("# created by schemalint: cached embedding vectors, safe to delete\n*\n", encoding="utf-8")
 
 
+def from_little_endian(typecode: str, data: bytes) -> array[Any]:
+    """An array of `typecode` items from their little-endian bytes (the cache's byte order on any machine)."""
+    values = array(typecode, data)
+    if sys.byteorder == "big":
+        values.byteswap()
+    return values
+
+
+def to_little_endian(values: array[Any]) -> bytes:
+    """The items of `values` as little-endian bytes."""
+    if sys.byteorder == "big":
+        values = array(values.typecode, values)
+        values.byteswap()
+    return values.tobytes()
+
+
 def float32_row(raw: bytes) -> list[float]:
     """One cached vector (little-endian float32 bytes) as Python floats."""
-    row = array("f", raw)
-    if sys.byteorder == "big":
-        row.byteswap()
-    return row.tolist()
+    return from_little_endian("f", raw).tolist()
 
 
 def float32_bytes(vectors: Vectors) -> bytes:
     """Rows of either form as little-endian float32 bytes, one row after the other."""
     if isinstance(vectors, list):
-        flat = array("f", chain.from_iterable(vectors))
-        if sys.byteorder == "big":
-            flat.byteswap()
-        return flat.tobytes()
+        return to_little_endian(array("f", chain.from_iterable(vectors)))
     import numpy as np
 
     return np.ascontiguousarray(vectors, dtype="<f4").tobytes()

@@ -38,8 +38,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from schemalint.similarity import store as store_module
-from schemalint.similarity.cache import KEY_BYTES, sha256
-from schemalint.similarity.store import UINT, CheckedFiles, doubles, little_endian, signed_name, uints
+from schemalint.similarity.cache import KEY_BYTES, from_little_endian, sha256, to_little_endian
+from schemalint.similarity.store import UINT, CheckedFiles, signed_name
 
 if TYPE_CHECKING:
     from schemalint.similarity.pairs import Vectors
@@ -231,16 +231,8 @@ class NeighbourStore:
     def nearest(self, keys: list[bytes], floor: float, top_k: int) -> NeighbourRows | None:
         """Of the stored states (same options) like `keys` (CheckedFiles.similar), the one sharing the
         most texts with it."""
-        wanted = set(keys)
-        best: tuple[int, _RawState] | None = None
-        for name in self.files.similar(keys):
-            raw = _RawState.parse(self.files.read(name), floor, top_k)
-            if raw is None:
-                continue
-            shared = len(wanted.intersection(raw.keys()))
-            if best is None or shared > best[0]:
-                best = (shared, raw)
-        return None if best is None else best[1].decode()
+        raw = self.files.nearest(keys, lambda payload: _RawState.parse(payload, floor, top_k), _RawState.keys)
+        return None if raw is None else raw.decode()
 
     def save(self, state: NeighbourRows) -> None:
         self.files.write(self._name(state.keys, state.floor, state.top_k), encode_state(state))
@@ -256,7 +248,7 @@ def encode_state(state: NeighbourRows) -> bytes:
     cosines = array("d", (-negated for row in state.rows for negated, _ in row))
     sizes = _SIZES.pack(state.floor, state.top_k, len(state.keys), len(others))
     return b"".join(
-        (sizes, b"".join(state.keys), little_endian(lengths), little_endian(others), little_endian(cosines))
+        (sizes, b"".join(state.keys), to_little_endian(lengths), to_little_endian(others), to_little_endian(cosines))
     )
 
 
@@ -290,9 +282,9 @@ class _RawState:
         keys_end = self.count * KEY_BYTES
         lengths_end = keys_end + 4 * self.count
         others_end = lengths_end + 4 * self.entries
-        lengths = uints(self.body[keys_end:lengths_end])
-        others = uints(self.body[lengths_end:others_end])
-        cosines = doubles(self.body[others_end:])
+        lengths = from_little_endian(UINT, self.body[keys_end:lengths_end])
+        others = from_little_endian(UINT, self.body[lengths_end:others_end])
+        cosines = from_little_endian("d", self.body[others_end:])
         sizes = [length & ~_COMPLETE for length in lengths]
         complete = [bool(length & _COMPLETE) for length in lengths]
         if sum(sizes) != self.entries or (self.entries and max(others) >= self.count):

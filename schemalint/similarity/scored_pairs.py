@@ -20,10 +20,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from schemalint.similarity.cache import sha256
+from schemalint.similarity.cache import from_little_endian, sha256, to_little_endian
 from schemalint.similarity.overlap import property_keys
 from schemalint.similarity.scoring import PairScore
-from schemalint.similarity.store import UINT, CheckedFiles, doubles, little_endian, signed_name, uints
+from schemalint.similarity.store import UINT, CheckedFiles, signed_name
 
 #: sets kept per model (then the least recently used quarter is deleted)
 MAX_SETS = 256
@@ -65,15 +65,7 @@ class ScoredPairsStore:
     def nearest(self, tools: list[bytes]) -> dict[tuple[bytes, bytes], PairScore]:
         """The scores of the stored set like `tools` (CheckedFiles.similar) that shares the most tools
         with it, by the digests of the pair's earlier and later tool."""
-        wanted = set(tools)
-        best: tuple[int, list[bytes], list[ScoredPair]] | None = None
-        for name in self.files.similar(tools):
-            stored = self._decode(self.files.read(name))
-            if stored is None:
-                continue
-            shared = len(wanted.intersection(stored[1]))
-            if best is None or shared > best[0]:
-                best = (shared, stored[1], stored[2])
+        best = self.files.nearest(tools, self._decode, lambda stored: stored[1])
         if best is None:
             return {}
         _, known, pairs = best
@@ -85,7 +77,7 @@ class ScoredPairsStore:
         indices = array(UINT, itertools.chain(lefts, rights))
         values = array("d", itertools.chain.from_iterable(zip(*scores, strict=True)))
         sizes = _SIZES.pack(digest, len(tools), len(pairs))
-        payload = b"".join((sizes, *tools, little_endian(indices), little_endian(values)))
+        payload = b"".join((sizes, *tools, to_little_endian(indices), to_little_endian(values)))
         self.files.write(signed_name(tools, digest.hex()[:24]), payload)
 
     @staticmethod
@@ -98,11 +90,11 @@ class ScoredPairsStore:
         if len(payload) != start + pairs * (8 + 8 * _FIELDS):
             return None
         tools = [payload[offset : offset + _TOOL_BYTES] for offset in range(_SIZES.size, start, _TOOL_BYTES)]
-        indices = uints(payload[start : start + 8 * pairs])
+        indices = from_little_endian(UINT, payload[start : start + 8 * pairs])
         lefts, rights = indices[:pairs], indices[pairs:]
         if any(left >= right for left, right in zip(lefts, rights, strict=True)) or (pairs and max(rights) >= count):
             return None
-        values = doubles(payload[start + 8 * pairs :])
+        values = from_little_endian("d", payload[start + 8 * pairs :])
         columns = [values[field * pairs : (field + 1) * pairs] for field in range(_FIELDS)]
         scores = map(PairScore._make, zip(*columns, strict=True))
         return digest, tools, list(zip(lefts, rights, scores, strict=True))

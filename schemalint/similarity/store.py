@@ -15,10 +15,11 @@ from __future__ import annotations
 import contextlib
 import os
 import struct
-import sys
 from array import array
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
+from typing import TypeVar
 
 from schemalint.similarity.cache import ensure_cache_dir, read_header, replace_file, sha256
 
@@ -34,6 +35,8 @@ RESULT_MODULES = (
     "scoring.py",
     "store.py",
 )
+#: what a caller of CheckedFiles.nearest decodes a file into
+_Decoded = TypeVar("_Decoded")
 #: the array typecode of a 4-byte unsigned integer
 UINT = next(code for code in "IL" if array(code).itemsize == 4)
 
@@ -121,6 +124,23 @@ class CheckedFiles:
         matching = [name for name, count in shared.items() if count]
         return sorted(matching, key=lambda name: (shared[name], self.used(name)), reverse=True)[:NEAREST_READS]
 
+    def nearest(
+        self,
+        keys: list[bytes],
+        decode: Callable[[bytes | None], _Decoded | None],
+        keys_of: Callable[[_Decoded], list[bytes]],
+    ) -> _Decoded | None:
+        """Of the files of sets like `keys` (`similar`), the one that `decode` accepts and whose set
+        (`keys_of`) shares the most keys with `keys`; the first of equals."""
+        wanted = set(keys)
+        best: _Decoded | None = None
+        most = -1
+        for name in self.similar(keys):
+            found = decode(self.read(name))
+            if found is not None and (shared := len(wanted.intersection(keys_of(found)))) > most:
+                best, most = found, shared
+        return best
+
     def names(self) -> list[str]:
         """The names of the files present (without the suffix)."""
         if self.folder is None:
@@ -152,24 +172,3 @@ class CheckedFiles:
         by_age = sorted(paths, key=lambda path: path.stat().st_mtime_ns)
         for path in by_age[: len(paths) - self.max_files * 3 // 4]:
             path.unlink(missing_ok=True)
-
-
-def little_endian(values: array[int] | array[float]) -> bytes:
-    if sys.byteorder == "big":
-        values = array(values.typecode, values)
-        values.byteswap()
-    return values.tobytes()
-
-
-def uints(data: bytes) -> array[int]:
-    values = array(UINT, data)
-    if sys.byteorder == "big":
-        values.byteswap()
-    return values
-
-
-def doubles(data: bytes) -> array[float]:
-    values = array("d", data)
-    if sys.byteorder == "big":
-        values.byteswap()
-    return values
