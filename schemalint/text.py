@@ -78,7 +78,7 @@ def _split_name(name: str) -> tuple[str, ...]:
 
 def last_word_in(name: str, vocabulary: frozenset[str]) -> bool:
     """Whether the last word of `name` (as `split_name` splits it) is in `vocabulary`: `user_id` ends in `id`."""
-    words = _split_name(name) if name else ()
+    words = _split_name(name)
     return bool(words) and words[-1] in vocabulary
 
 

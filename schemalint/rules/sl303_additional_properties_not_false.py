@@ -49,7 +49,7 @@ class AdditionalPropertiesNotFalse(NodeRule):
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         schema = node.schema
-        if not node.is_mapping or not ("object" in node.types or is_object_schema(schema)):
+        if "object" not in node.types and not is_object_schema(schema):
             return
         value = schema.get("additionalProperties", True)
         if value is False:

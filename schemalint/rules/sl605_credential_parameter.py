@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
@@ -41,7 +41,7 @@ _AUTH_TEXT = LazyPattern(
 _NOT_CREDENTIAL = frozenset("page next continuation cursor max count limit num sort partition primary foreign".split())
 
 
-def _is_credential_pair(words: tuple[str, ...] | list[str]) -> bool:
+def _is_credential_pair(words: Sequence[str]) -> bool:
     return len(words) >= 2 and (words[-2], words[-1]) in CREDENTIAL_PAIRS
 
 
