@@ -164,11 +164,7 @@ class RuleSet:
                 self._node_rules_by_kind.clear()  # (names that never repeat: keep memory bounded)
             passed = Nodes.of(node)
             rules = self._node_rules_by_kind[kind] = [
-                r
-                for r in self.node_rules
-                if r.wants(passed, types, keywords)
-                and (name is None or r.wants_name(name))
-                and r.wants_targets(targets)
+                r for r in self.node_rules if r.wants_kind(passed, types, keywords, name, targets)
             ]
         return rules
 

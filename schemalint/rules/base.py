@@ -183,13 +183,27 @@ class NodeRule(Rule):
         `check` asks the same question. The default wants every set."""
         return True
 
+    def wants_kind(
+        self,
+        passed: frozenset[Nodes],
+        types: frozenset[str],
+        keywords: Set[str],
+        name: str | None,
+        targets: frozenset[str],
+    ) -> bool:
+        """`wants`, `wants_name` (for a property, `name` not None) and `wants_targets` together: whether
+        the engine calls `check` on a node of this kind."""
+        return (
+            self.wants(passed, types, keywords)
+            and (name is None or self.wants_name(name))
+            and self.wants_targets(targets)
+        )
+
     def wants_node(self, node: SchemaNode, targets: frozenset[str]) -> bool:
-        """`wants`, `wants_name` and `wants_targets` for one node of a tool checked against `targets`
-        (tests and benchmarks; the engine keeps its answers)."""
+        """`wants_kind` for one node of a tool checked against `targets` (tests and benchmarks; the
+        engine keeps its answers per kind of node)."""
         keywords = frozenset(node.schema) if node.is_mapping else NO_KEYWORDS
-        if not self.wants(Nodes.of(node), node.types, keywords) or not self.wants_targets(targets):
-            return False
-        return node.property_name is None or self.wants_name(node.property_name)
+        return self.wants_kind(Nodes.of(node), node.types, keywords, node.property_name, targets)
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         raise NotImplementedError
