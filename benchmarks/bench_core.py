@@ -65,10 +65,6 @@ def check_command(path: Path, rule_args: Sequence[str]) -> list[str]:
     return command + list(rule_args)
 
 
-def run_once(command: list[str], env: dict[str, str], cwd: Path) -> float:
-    return run_timed(command, env, cwd)[0]
-
-
 def run_timed(command: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
     """Wall and CPU (user + system) seconds of one run; CPU is the steadier number on a loaded machine."""
     started = time.perf_counter()
@@ -95,7 +91,7 @@ def startup(
     warm_dirs = {label: tmp / f"warm-{index}" for index, label in enumerate(trees)}
     for label, folder in warm_dirs.items():
         folder.mkdir()
-        run_once(command, envs[label], folder)  # fills the embedding cache
+        run_timed(command, envs[label], folder)  # fills the embedding cache
     times: dict[str, dict[str, list[tuple[float, float]]]] = {label: {"warm": [], "cold": []} for label in trees}
     for attempt in range(repeat):
         for label in trees:
