@@ -84,6 +84,16 @@ def test_deeply_nested_python_is_refused_before_libcst(tmp_path: Path, body: str
     assert messages, "expected an SL002 for deep.py"
 
 
+def test_python_deeper_than_the_limit_is_refused_on_every_python_version() -> None:
+    # CPython 3.10 parses a 20,000-long attribute chain that 3.11 refuses; libcst never finishes it
+    from schemalint.loaders import LoadError
+    from schemalint.loaders.pyextract.extract import MAX_PYTHON_NESTING, parse_module
+
+    with pytest.raises(LoadError, match="nested too deeply"):
+        parse_module("x = a" + ".b" * MAX_PYTHON_NESTING + "\n", "deep.py")
+    assert parse_module("x = a" + ".b" * (MAX_PYTHON_NESTING - 5) + "\n", "ok.py") is not None
+
+
 def test_python_file_is_never_imported(tmp_path: Path) -> None:
     code = (
         "import pathlib\n"
