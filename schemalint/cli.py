@@ -499,14 +499,41 @@ def rule(name: str | None, output_format: str) -> None:
 def export(paths: tuple[str, ...], dialect: str) -> None:
     """Print the tools in PATHS as schemalint normalised them (canonical JSON or another dialect)."""
     from schemalint.dialects import export_tools
+
+    tools, unreadable = _read_tools(paths)
+    click.echo(json.dumps(export_tools(tools, dialect), indent=2, ensure_ascii=False))
+    sys.exit(EXIT_ERROR if unreadable else EXIT_CLEAN)
+
+
+@main.command(name="hash")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the hashes as JSON, for scripts.")
+def hash_command(paths: tuple[str, ...], as_json: bool) -> None:
+    """Print the sha256 of the tools in PATHS as the model is sent them (log it as `tools_hash`), and one per tool."""
+    from schemalint.tools_hash import tool_hash, tools_hash
+
+    tools, unreadable = _read_tools(paths)
+    per_tool = [
+        {"name": tool.name, "hash": tool_hash(tool), "path": tool.path, "pointer": tool.pointer} for tool in tools
+    ]
+    if as_json:
+        click.echo(json.dumps({"tools_hash": tools_hash(tools), "tools": per_tool}, indent=2, ensure_ascii=False))
+    else:
+        click.echo(f"{tools_hash(tools)}  {len(tools)} tool{'' if len(tools) == 1 else 's'}")
+        for entry in per_tool:
+            click.echo(f"{entry['hash']}  {entry['name']}  {entry['path']}#{entry['pointer']}")
+    sys.exit(EXIT_ERROR if unreadable else EXIT_CLEAN)
+
+
+def _read_tools(paths: tuple[str, ...]) -> tuple[list[Any], bool]:
+    """The tools in PATHS, in order; what could not be read is said on stderr (True: something was SL002)."""
     from schemalint.engine import LintOptions, lint
 
     result = lint(paths, LintOptions(select=("SL002", "SL003")))
     for diagnostic in result.diagnostics:
         click.echo(f"{diagnostic.path}:{diagnostic.span.line}:{diagnostic.span.column}: {diagnostic.message}", err=True)
     tools = [tool for source in result.files for tool in source.tools]
-    click.echo(json.dumps(export_tools(tools, dialect), indent=2, ensure_ascii=False))
-    sys.exit(EXIT_ERROR if any(d.code == "SL002" for d in result.diagnostics) else EXIT_CLEAN)
+    return tools, any(d.code == "SL002" for d in result.diagnostics)
 
 
 @main.command()

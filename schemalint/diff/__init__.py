@@ -278,7 +278,7 @@ def _order_changes(matching: Matching) -> list[tuple[Change, str | None]]:
         more = f" and {len(moved) - 1} more" if len(moved) > 1 else ""
         message = (
             f"tool order changed (`{first.name}` moved{more}); the tool list is the start of the prompt, "
-            "so the provider's prompt cache is invalidated"
+            "so the provider's prompt cache is invalidated and the tools hash (`schemalint hash`) changes"
         )
         data = {
             "tool": first.name,

@@ -14,7 +14,6 @@ is the rug-pull this guards against, so SL909 is an error here unless the config
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import logging
 import shlex
@@ -38,6 +37,7 @@ from schemalint.engine import (
 )
 from schemalint.loaders import Document
 from schemalint.model import Severity
+from schemalint.tools_hash import digest
 
 LOCK_FORMAT = 1
 #: the parts of a tool that the lock pins; anything else the server adds (title, icons, _meta) may change
@@ -230,18 +230,13 @@ def canonical_tool(tool: dict[str, Any]) -> dict[str, Any]:
     return {key: tool[key] for key in PINNED_FIELDS if key in tool}
 
 
-def tool_hash(definition: dict[str, Any]) -> str:
-    canonical = json.dumps(definition, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
-
-
 def lock_text(listing: Listing) -> str:
     """The lock file: a tools/list-shaped document (so `schemalint diff` reads it) plus hashes."""
     definitions = [canonical_tool(tool) for tool in listing.tools]
     data = {
         "schemalint-lock": LOCK_FORMAT,
         "server": {"name": listing.server, "version": listing.version},
-        "hashes": {str(d.get("name")): tool_hash(d) for d in definitions},
+        "hashes": {str(d.get("name")): digest(d) for d in definitions},
         "tools": definitions,
     }
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
@@ -276,7 +271,7 @@ def lock_unchanged(lock: SourceResult, listing: Listing) -> bool:
     hashes = data.get("hashes", {}) if isinstance(data, dict) else {}
     current = [canonical_tool(tool) for tool in listing.tools]
     return list(hashes) == [str(d.get("name")) for d in current] and all(
-        hashes.get(str(d.get("name"))) == tool_hash(d) for d in current
+        hashes.get(str(d.get("name"))) == digest(d) for d in current
     )
 
 

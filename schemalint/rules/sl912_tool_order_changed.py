@@ -15,6 +15,7 @@ class ToolOrderChanged(EngineRule):
     Providers cache the prompt by prefix, and the tool definitions come first. Reordering them
     changes the prefix of every request, so the cache misses: higher latency and cost until it
     warms up again, for no functional gain. Adding a tool at the end keeps the cache for the rest.
+    The set's `tools_hash` (`schemalint hash`) changes too, so logged calls no longer match it.
 
     ## Example
     `[get_issue, list_issues]` becomes `[list_issues, get_issue]`.

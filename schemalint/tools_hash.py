@@ -1,0 +1,65 @@
+"""The tools hash: one sha256 of what the model is sent, to log beside each request as `tools_hash`.
+
+The same tools give the same hash whatever dialect, key order, formatting or file format they were
+written in. What the model never reads (MCP annotations and output schemas, where the tool was
+written) does not count; the order of the tools does, because the definitions are the start of the
+prompt and of the provider's prompt cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from schemalint.model import JSON, Dialect, Tool
+
+#: keywords whose values are data, not schemas: their `type` keys are not type names
+_DATA_KEYWORDS = frozenset({"enum", "const", "default", "example", "examples"})
+
+
+def digest(value: JSON) -> str:
+    """`sha256:` and the hex digest of the value's canonical JSON (sorted keys, no spaces, UTF-8)."""
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    # a lone surrogate is valid JSON text (\ud800) and must hash, not fail
+    return "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def sent_definition(tool: Tool) -> dict[str, JSON]:
+    """The tool as the model is sent it, in one spelling for every dialect."""
+    parameters = tool.parameters
+    if tool.dialect is Dialect.GEMINI:
+        parameters = _lower_type_names(parameters)
+    definition: dict[str, JSON] = {"name": tool.name, "description": tool.description, "parameters": parameters}
+    if tool.strict:
+        definition["strict"] = True
+    return definition
+
+
+def tool_hash(tool: Tool) -> str:
+    return digest(sent_definition(tool))
+
+
+def tools_hash(tools: Sequence[Tool]) -> str:
+    """The hash of the whole set, in order."""
+    return digest([sent_definition(tool) for tool in tools])
+
+
+def _lower_type_names(schema: JSON) -> JSON:
+    """Gemini's `OBJECT`/`STRING` spelled as JSON Schema's `object`/`string`, at every level."""
+    if isinstance(schema, list):
+        return [_lower_type_names(item) for item in schema]
+    if not isinstance(schema, Mapping):
+        return schema
+    lowered: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in _DATA_KEYWORDS:
+            lowered[key] = value
+        elif key == "type" and isinstance(value, str):
+            lowered[key] = value.lower()
+        elif key == "type" and isinstance(value, list):
+            lowered[key] = [item.lower() if isinstance(item, str) else item for item in value]
+        else:
+            lowered[key] = _lower_type_names(value)
+    return lowered
