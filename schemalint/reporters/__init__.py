@@ -20,7 +20,7 @@ from schemalint.loaders import Document
 
 Reporter = Callable[[Sequence[Diagnostic], Mapping[str, Document], bool], str]
 
-FORMATS = ("text", "json", "sarif", "github", "gitlab", "junit")
+FORMATS = ("text", "json", "sarif", "github", "gitlab", "junit", "markdown")
 
 
 def get_reporter(name: str) -> Reporter:

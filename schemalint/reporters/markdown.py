@@ -1,0 +1,51 @@
+"""Markdown: a summary for a CI job page (GitHub's `$GITHUB_STEP_SUMMARY`), findings counted per rule and per file."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+from schemalint.diagnostics import Diagnostic
+from schemalint.loaders import Document
+from schemalint.model import Severity
+
+_SEVERITIES = (Severity.ERROR, Severity.WARNING, Severity.INFO)
+#: what GitHub-flavoured Markdown would read as markup or as the end of a table cell
+_MARKUP = re.compile(r"([\\`*_{}\[\]<>()#+!|~-])")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _cell(text: str) -> str:
+    """Plain text in a table cell: markup escaped, control characters (a file name may hold them) shown."""
+    shown = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    return _MARKUP.sub(r"\\\1", shown)
+
+
+def _counts(counter: Counter[Severity]) -> str:
+    parts = [f"{counter[s]} {s.label}{'' if counter[s] == 1 else 's'}" for s in _SEVERITIES if counter[s]]
+    return ", ".join(parts)
+
+
+def render(diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document], color: bool = False) -> str:
+    files = set(documents) | {d.path for d in diagnostics}
+    checked = f"{len(files)} file{'' if len(files) == 1 else 's'}"
+    lines = ["## schemalint", ""]
+    if not diagnostics:
+        return "\n".join([*lines, f"No findings in {checked}.", ""])
+    by_severity = Counter(d.severity for d in diagnostics)
+    with_findings = len({d.path for d in diagnostics})
+    lines += [f"**{_counts(by_severity)}** in {with_findings} of {checked}.", ""]
+
+    lines += ["| rule | severity | findings |", "|---|---|--:|"]
+    rules = Counter((d.code, d.slug, d.severity) for d in diagnostics)
+    for (code, slug, severity), count in sorted(rules.items(), key=lambda item: (-item[0][2], -item[1], item[0][0])):
+        lines.append(f"| {code} {_cell(slug)} | {severity.label} | {count} |")
+
+    lines += ["", "| file | errors | warnings | infos |", "|---|--:|--:|--:|"]
+    per_file: dict[str, Counter[Severity]] = {}
+    for d in diagnostics:
+        per_file.setdefault(d.path, Counter())[d.severity] += 1
+    for path, counter in sorted(per_file.items(), key=lambda item: (-item[1][Severity.ERROR], item[0])):
+        lines.append(f"| {_cell(path)} | " + " | ".join(str(counter[s]) for s in _SEVERITIES) + " |")
+    return "\n".join([*lines, ""])
