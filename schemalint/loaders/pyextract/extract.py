@@ -12,6 +12,7 @@ from schemalint.loaders import Document, LoadError
 from schemalint.loaders.pyextract.frameworks import BuiltTool, RegistrationFinder, build_tool
 from schemalint.loaders.pyextract.literals import literal_tools, place
 from schemalint.loaders.pyextract.positions import PythonPositions
+from schemalint.loaders.pyextract.project import Project
 from schemalint.loaders.pyextract.source import SourceModule
 from schemalint.model import Dialect, Tool
 
@@ -62,7 +63,7 @@ def _deeper_than(tree: ast.AST, limit: int) -> bool:
 def extract_document(text: str, path: str) -> Document:
     module = parse_module(text, path)
     source = SourceModule(module)
-    registrations = RegistrationFinder(source).find()
+    registrations = RegistrationFinder(source, Project.of(path)).find()
     registrations.sort(key=lambda r: (source.span(r.anchor).line, source.span(r.anchor).column))
 
     data: list[dict[str, Any]] = []

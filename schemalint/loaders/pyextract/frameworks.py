@@ -14,6 +14,7 @@ import libcst as cst
 
 from schemalint.loaders.pyextract import postprocess
 from schemalint.loaders.pyextract.docstrings import ParsedDocstring, parse_langchain_google, parse_structured
+from schemalint.loaders.pyextract.project import Names, Project
 from schemalint.loaders.pyextract.schema import FieldSpec, Flavor, JSONSchema, SchemaBuilder, SpanPair, class_kind
 from schemalint.loaders.pyextract.source import (
     UNKNOWN,
@@ -87,6 +88,9 @@ class BuiltTool:
 # -- discovery -----------------------------------------------------------------------------------
 
 
+#: unannotated parameters taken for a server: `mcp`, `mcp_server`, `fastmcp`, ...
+_SERVER_PARAMETER = re.compile(r"(?:^|_)(?:fast)?mcp(?:$|_)", re.IGNORECASE)
+_REGISTERING_FUNCTION = re.compile(r"_?(?:register|setup|set_up|add|init|install|attach|configure|load)", re.IGNORECASE)
 _CALL_MARKER = re.compile(r"\b(?:add_tool|from_function|tool)\s*\(")
 
 
@@ -102,8 +106,12 @@ class RegistrationFinder:
     """Finds registrations without visiting every expression of the file: decorators are read from
     the function index, and only statements whose text mentions a registering call are visited."""
 
-    def __init__(self, source: SourceModule) -> None:
+    def __init__(self, source: SourceModule, project: Project | None = None) -> None:
         self.source = source
+        self.project = project
+        self.names = Names(source, project.file if project is not None else None, project)
+        #: server parameters whose framework nothing in the file or project says
+        self.assumed: set[str] = set()
 
     def find(self) -> list[Registration]:
         found: list[Registration] = []
@@ -136,20 +144,25 @@ class RegistrationFinder:
     def _from_decorator(self, expression: cst.BaseExpression, function: cst.FunctionDef) -> Registration | None:
         call = expression if isinstance(expression, cst.Call) else None
         target = call.func if call is not None else expression
-        framework, takes_ctx = self._decorator_framework(target)
+        framework, takes_ctx = self._decorator_framework(target, function)
         if framework is None:
             return None
         registration = Registration(framework, function, function=function, call=call, takes_ctx=takes_ctx)
+        receiver = dotted_name(target.value) if isinstance(target, cst.Attribute) else None
+        if receiver in self.assumed:
+            registration.assumptions.add(
+                f"nothing says which framework the parameter `{receiver}` is a server of; {framework} was assumed"
+            )
         if call is not None:
             self._read_options(registration, call, positional_name=framework in ("mcp", "fastmcp", "langchain"))
         return registration
 
-    def _decorator_framework(self, target: cst.BaseExpression) -> tuple[str | None, bool]:
+    def _decorator_framework(self, target: cst.BaseExpression, function: cst.FunctionDef) -> tuple[str | None, bool]:
         if isinstance(target, cst.Attribute):
             method = target.attr.value
             if method not in ("tool", "tool_plain"):
                 return None, False
-            framework = self.receiver_framework(target.value)
+            framework = self.receiver_framework(target.value, function)
             if framework == "pydantic-ai":
                 return framework, method == "tool"
             return (framework, False) if method == "tool" else (None, False)
@@ -164,14 +177,21 @@ class RegistrationFinder:
             return "openai-agents"
         return None
 
-    def receiver_framework(self, receiver: cst.BaseExpression) -> str | None:
-        """The framework of the object `x` in `x.tool`: from its construction, else from the imports."""
+    def receiver_framework(self, receiver: cst.BaseExpression, function: cst.FunctionDef | None = None) -> str | None:
+        """The framework of the object `x` in `x.tool`: from its construction (in this file or in a
+        module of the project it is imported from), from a server parameter of an enclosing
+        function (`def register(mcp: FastMCP)`), else from the imports."""
         name = dotted_name(receiver)
-        for value in reversed(self.source.assignments.get(name or "", [])):
-            if isinstance(value, cst.Call):
-                framework = self._constructor_framework(value.func)
-                if framework is not None:
-                    return framework
+        if name is not None:
+            found = self.names.what(name)
+            if found is not None and found.kind == "object":
+                return found.framework
+            parameter = self._server_parameter(name, function) if function is not None else None
+            if parameter is not None:
+                return parameter
+        return self._imported_framework()
+
+    def _imported_framework(self) -> str | None:
         if self.source.imports_module("pydantic_ai"):
             return "pydantic-ai"
         if self.source.imports_module("fastmcp"):
@@ -180,20 +200,32 @@ class RegistrationFinder:
             return "mcp"
         return None
 
-    def _constructor_framework(self, func: cst.BaseExpression) -> str | None:
-        qualified = self.source.qualified_name(func) or ""
-        short = qualified.rsplit(".", 1)[-1]
-        root = qualified.split(".")[0]
-        if short in ("FastMCP", "MCPServer") and root in ("fastmcp", "mcp"):
-            return "fastmcp" if root == "fastmcp" else "mcp"
-        if short in ("Agent",) and root == "pydantic_ai":
-            return "pydantic-ai"
-        if short in self.source.classes:  # a local subclass of FastMCP / Agent
-            for base in self.source.classes[short].bases:
-                framework = self._constructor_framework(base.value)
-                if framework is not None:
-                    return framework
+    def _server_parameter(self, name: str, function: cst.FunctionDef) -> str | None:
+        """`name` as a parameter of a function enclosing `function`: annotated with a server class,
+        or unannotated and named like a server (`mcp`, `mcp_server`; `server`/`app` of `register_*`)."""
+        outer = self.source.enclosing.get(id(function))
+        while outer is not None:
+            params = [*outer.params.posonly_params, *outer.params.params, *outer.params.kwonly_params]
+            for param in params:
+                if param.name.value != name:
+                    continue
+                if param.annotation is not None:
+                    found = self.names.annotation(param.annotation.annotation)
+                    return found.framework if found is not None else None
+                if _SERVER_PARAMETER.search(name) or (
+                    name in ("server", "app") and _REGISTERING_FUNCTION.match(outer.name.value)
+                ):
+                    return self._imported_framework() or self._declared_framework(name)
+                return None
+            outer = self.source.enclosing.get(id(outer))
         return None
+
+    def _declared_framework(self, parameter: str) -> str:
+        """The framework the project's pyproject.toml depends on; FastMCP (an assumption) without one."""
+        declared = self.project.declared_framework() if self.project is not None else None
+        if declared is None:
+            self.assumed.add(parameter)
+        return declared or "fastmcp"
 
     # calls: x.add_tool(fn, ...), X.from_function(fn, ...), x.tool(fn, name=...), tool(Model)
     def _from_call(self, node: cst.Call) -> Registration | None:

@@ -42,6 +42,8 @@ class SourceModule:
         self.functions: dict[str, list[cst.FunctionDef]] = {}
         #: every `name = <expr>` anywhere in the file (any scope), in source order
         self.assignments: dict[str, list[cst.BaseExpression]] = {}
+        #: id(function) -> the function it is defined in (for `def register(mcp): @mcp.tool ...`)
+        self.enclosing: dict[int, cst.FunctionDef] = {}
         #: id(statement, class, function or assigned value) -> index of its top-level statement
         self.top_index: dict[int, int] = {}
         #: the generated code of each top-level statement (for cheap textual checks)
@@ -62,9 +64,9 @@ class SourceModule:
             self.statement_code.append(code)
             self._first_lines.append(line)
             line += code.count("\n")
-            self._walk(statement, index, depth=0)
+            self._walk(statement, index, depth=0, scope=None)
 
-    def _walk(self, statement: cst.CSTNode, top: int, depth: int) -> None:
+    def _walk(self, statement: cst.CSTNode, top: int, depth: int, scope: cst.FunctionDef | None) -> None:
         self.top_index[id(statement)] = top
         if isinstance(statement, cst.SimpleStatementLine):
             for small in statement.body:
@@ -75,10 +77,13 @@ class SourceModule:
             depth += 1
         elif isinstance(statement, cst.FunctionDef):
             self.functions.setdefault(statement.name.value, []).append(statement)
+            if scope is not None:
+                self.enclosing[id(statement)] = scope
+            scope = statement
             depth += 1
         for block in _blocks(statement):
             for inner in block.body:
-                self._walk(inner, top, depth)
+                self._walk(inner, top, depth, scope)
 
     def _small_statement(self, small: cst.BaseSmallStatement, top: int, depth: int) -> None:
         if isinstance(small, cst.Import):
@@ -110,7 +115,9 @@ class SourceModule:
             if name is None:
                 continue
             local = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else name
-            self.imports[local] = f"{module}.{name}" if module else name
+            # `from . import x` is `.x`, `from .m import x` is `.m.x`
+            separator = "." if module.strip(".") else ""
+            self.imports[local] = f"{module}{separator}{name}" if module else name
 
     # -- positions -------------------------------------------------------------------------------
 

@@ -1,0 +1,283 @@
+"""What a name is, followed through the imports of the user's project: a FastMCP / MCP server
+object, a server class or a function that makes a server.
+
+Multi-module servers make the server in one module (`mcp = FastMCP("x")` in `server.py`) and
+decorate tools in others (`from ..server import mcp`). Imports are followed only to files under the
+project root (the nearest folder with `.git`, `pyproject.toml`, `setup.py`, `setup.cfg` or
+`.schemalint.toml`), read and parsed with libcst; nothing is imported or run. Parsed modules are
+kept per process (keyed by modification time and size) and each name follows at most MAX_HOPS
+imports, so a run over a package parses each imported module once.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import libcst as cst
+
+from schemalint.loaders.pyextract.source import SourceModule, dotted_name
+
+ROOT_MARKERS = (".git", "pyproject.toml", "setup.py", "setup.cfg", ".schemalint.toml")
+#: imports followed for one name (re-exports through `__init__.py` files, factories, subclasses)
+MAX_HOPS = 6
+#: larger modules are not read to learn what a name is
+MAX_MODULE_BYTES = 2 * 1024 * 1024
+#: the libraries' server classes: short name -> framework, keyed by the top package
+_SERVER_CLASSES = {("fastmcp", "FastMCP"): "fastmcp", ("mcp", "FastMCP"): "mcp", ("mcp", "MCPServer"): "mcp"}
+_AGENT_CLASSES = {("pydantic_ai", "Agent"): "pydantic-ai"}
+
+Kind = Literal["object", "class", "factory"]
+
+
+@dataclass(frozen=True)
+class Server:
+    """A name that is (`object`), makes (`class`) or returns (`factory`) a tool-registering object."""
+
+    framework: str
+    kind: Kind
+
+
+def library_class(qualified: str) -> Server | None:
+    """`fastmcp.FastMCP`, `mcp.server.fastmcp.FastMCP`, `pydantic_ai.Agent` ... as a server class."""
+    root, short = qualified.split(".")[0], qualified.rsplit(".", 1)[-1]
+    framework = _SERVER_CLASSES.get((root, short)) or _AGENT_CLASSES.get((root, short))
+    return Server(framework, "class") if framework else None
+
+
+@functools.lru_cache(maxsize=1024)
+def project_root(directory: Path) -> Path:
+    """The nearest folder at or above `directory` holding a root marker; without one, the folder
+    holding the outermost package (`__init__.py` chain) around `directory`."""
+    current = directory
+    while True:
+        if any((current / marker).exists() for marker in ROOT_MARKERS):
+            return current
+        if current.parent == current:
+            break
+        current = current.parent
+    current = directory
+    while (current / "__init__.py").is_file() and current.parent != current:
+        current = current.parent
+    return current
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed(path: Path, mtime_ns: int, size: int) -> SourceModule | None:
+    """The module at `path` (the stat values key the cache, so an edited file is read again)."""
+    from schemalint.loaders import LoadError
+    from schemalint.loaders.pyextract.extract import parse_module
+
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+        return SourceModule(parse_module(text, str(path)))
+    except (OSError, UnicodeDecodeError, LoadError):
+        return None
+
+
+class Project:
+    """Name resolution for the modules of one project, seen from the file being linted."""
+
+    def __init__(self, file: Path) -> None:
+        self.file = file.resolve()
+        self.root = project_root(self.file.parent)
+
+    @classmethod
+    def of(cls, path: str) -> Project | None:
+        file = Path(path)
+        return cls(file) if file.parent.resolve().is_dir() else None
+
+    def declared_framework(self) -> str | None:
+        """`fastmcp` or `mcp` when the root's pyproject.toml depends on it (fastmcp first)."""
+        from schemalint.config import ConfigError, _read_toml
+
+        pyproject = self.root / "pyproject.toml"
+        try:
+            data = _read_toml(pyproject) if pyproject.is_file() else {}
+        except ConfigError:
+            return None
+        project = data.get("project", {}) if isinstance(data.get("project"), dict) else {}
+        requirements = [r for r in project.get("dependencies", []) if isinstance(r, str)]
+        poetry = data.get("tool", {}).get("poetry", {}) if isinstance(data.get("tool"), dict) else {}
+        if isinstance(poetry, dict) and isinstance(poetry.get("dependencies"), dict):
+            requirements.extend(poetry["dependencies"])
+        names = {_requirement_name(r) for r in requirements}
+        return next((framework for framework in ("fastmcp", "mcp") if framework in names), None)
+
+    def module(self, path: Path) -> SourceModule | None:
+        """The parsed module at `path`, if it is a regular file under the root and small enough."""
+        try:
+            resolved = path.resolve()
+            resolved.relative_to(self.root)
+            info = resolved.stat()
+        except (OSError, ValueError):
+            return None
+        if not resolved.is_file() or info.st_size > MAX_MODULE_BYTES:
+            return None
+        return _parsed(resolved, info.st_mtime_ns, info.st_size)
+
+    def module_file(self, module: str, importer: Path) -> Path | None:
+        """The file of `module` (`..common.server`, `pkg.server`) imported from `importer`."""
+        level = len(module) - len(module.lstrip("."))
+        parts = [part for part in module[level:].split(".") if part]
+        if level:
+            base = importer.parent
+            for _ in range(level - 1):
+                base = base.parent
+            bases = [base]
+        else:
+            bases = self._absolute_bases(importer)
+        for base in bases:
+            candidate = base.joinpath(*parts)
+            files = [candidate.with_suffix(".py")] if parts else []
+            files.append(candidate / "__init__.py")
+            for file in files:
+                if file.is_file() and _is_within(file, self.root):
+                    return file
+        return None
+
+    def _absolute_bases(self, importer: Path) -> list[Path]:
+        """Where `import pkg.x` is looked for: the folder above the importer's outermost package
+        (what Python puts on sys.path to run it), the root and the root's `src/`."""
+        package_parent = importer.parent
+        while (package_parent / "__init__.py").is_file() and package_parent != self.root:
+            package_parent = package_parent.parent
+        bases: list[Path] = []
+        for base in (package_parent, self.root, self.root / "src"):
+            if base not in bases and base.is_dir() and _is_within(base, self.root):
+                bases.append(base)
+        return bases
+
+    def imported(self, qualified: str, importer: Path, hops: int) -> Server | None:
+        """What `qualified` (an imported name, `..server.mcp` or `pkg.server.mcp`) is."""
+        if hops > MAX_HOPS:
+            return None
+        library = library_class(qualified)
+        if library is not None:
+            return library
+        level = len(qualified) - len(qualified.lstrip("."))
+        parts = qualified[level:].split(".")
+        for split in range(len(parts) - 1, -1, -1):
+            member = parts[split:]
+            if len(member) != 1:
+                continue  # `module.obj.attr`: not a name defined in a module
+            file = self.module_file("." * level + ".".join(parts[:split]), importer)
+            if file is None:
+                continue
+            source = self.module(file)
+            if source is None or member[0] not in source.module.code:
+                return None
+            return Names(source, file, self, hops + 1).what(member[0])
+        return None
+
+
+class Names:
+    """What the names of one module are, following its imports through `project`."""
+
+    def __init__(self, source: SourceModule, file: Path | None, project: Project | None, hops: int = 0) -> None:
+        self.source = source
+        self.file = file
+        self.project = project
+        self.hops = hops
+        self._visiting: set[str] = set()
+
+    def what(self, dotted: str) -> Server | None:
+        if self.hops > MAX_HOPS or dotted in self._visiting:
+            return None
+        self._visiting.add(dotted)
+        try:
+            return self._what(dotted)
+        finally:
+            self._visiting.discard(dotted)
+
+    def _what(self, dotted: str) -> Server | None:
+        head = dotted.split(".")[0]
+        if head in self.source.imports:
+            qualified = self.source.imports[head] + dotted[len(head) :]
+            library = library_class(qualified)
+            if library is not None or self.project is None or self.file is None:
+                return library
+            return self.project.imported(qualified, self.file, self.hops)
+        if dotted in self.source.classes:
+            return self._class(self.source.classes[dotted])
+        if dotted in self.source.functions:
+            return self._factory(self.source.functions[dotted][0])
+        for value in reversed(self.source.assignments.get(dotted, [])):
+            made = self.made_by(value)
+            if made is not None:
+                return made
+        return None
+
+    def made_by(self, value: cst.BaseExpression) -> Server | None:
+        """The server an expression makes: `FastMCP(...)`, `MyServer(...)`, `create_server()`."""
+        if not isinstance(value, cst.Call):
+            return None
+        name = dotted_name(value.func)
+        maker = self.what(name) if name else None
+        if maker is not None and maker.kind in ("class", "factory"):
+            return Server(maker.framework, "object")
+        return None
+
+    def annotation(self, node: cst.BaseExpression | None) -> Server | None:
+        """A parameter or return annotation naming a server class (`FastMCP`, `"FastMCP"`)."""
+        if isinstance(node, cst.SimpleString) and isinstance(node.evaluated_value, str):
+            name: str | None = node.evaluated_value.strip()
+        else:
+            name = dotted_name(node)
+        if not name or not all(part.isidentifier() for part in name.split(".")):
+            return None
+        found = self.what(name)
+        return found if found is not None and found.kind == "class" else None
+
+    def _class(self, node: cst.ClassDef) -> Server | None:
+        for base in node.bases:
+            name = dotted_name(base.value)
+            found = self.what(name) if name and name != node.name.value else None
+            if found is not None and found.kind == "class":
+                return found
+        return None
+
+    def _factory(self, function: cst.FunctionDef) -> Server | None:
+        """A function whose return annotation is a server class, or that returns a server it makes."""
+        if function.returns is not None:
+            found = self.annotation(function.returns.annotation)
+            if found is not None:
+                return Server(found.framework, "factory")
+        collector = _Returns()
+        function.body.visit(collector)
+        for value in collector.values:
+            made = self.made_by(value) if isinstance(value, cst.Call) else None
+            if made is None and isinstance(value, cst.Name) and value.value != function.name.value:
+                found = self.what(value.value)
+                made = found if found is not None and found.kind == "object" else None
+            if made is not None:
+                return Server(made.framework, "factory")
+        return None
+
+
+class _Returns(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.values: list[cst.BaseExpression] = []
+
+    def visit_Return(self, node: cst.Return) -> None:
+        if node.value is not None:
+            self.values.append(node.value)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False  # returns of nested functions are theirs
+
+
+def _requirement_name(requirement: str) -> str:
+    """`mcp[cli]>=1.2` -> `mcp`."""
+    return re.split(r"[\s\[<>=!~;@(]", requirement.strip(), maxsplit=1)[0].lower().replace("_", "-")
+
+
+def _is_within(path: Path, root: Path) -> bool:
+    try:
+        path.resolve().relative_to(root)
+    except (OSError, ValueError):
+        return False
+    return True

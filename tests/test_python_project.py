@@ -1,0 +1,213 @@
+"""Multi-module servers: the server object is made in one module and tools are decorated in others.
+
+Each test writes a small package of its own (layouts seen in real FastMCP servers, none copied),
+lints one tool module the way pre-commit does (only that file named), and checks which tools were
+found. One test runs the package with the real framework and compares its tool list.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from schemalint.loaders.python import load_python
+
+SERVER = 'from fastmcp import FastMCP\n\nmcp = FastMCP("acme")\n'
+TOOL_BODY = '''
+@{receiver}.tool()
+def {name}(path: str, limit: int = 10) -> str:
+    """Read the file at a path."""
+    return path
+'''
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for relative, text in files.items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+
+
+def tool_names(path: Path) -> list[str]:
+    document = load_python(path.read_text(encoding="utf-8"), str(path))
+    return [tool.name or "" for tool in document.tools or []]
+
+
+def tools_module(imports: str, receiver: str = "mcp", name: str = "read_file") -> str:
+    return imports + "\n" + TOOL_BODY.format(receiver=receiver, name=name)
+
+
+@pytest.fixture
+def package(tmp_path: Path) -> Path:
+    """`src/acme/` under a pyproject.toml root, with the server in `acme/common/server.py`."""
+    write(
+        tmp_path,
+        {
+            "pyproject.toml": '[project]\nname = "acme"\n',
+            "src/acme/__init__.py": "from .common.server import mcp\n",
+            "src/acme/common/__init__.py": "",
+            "src/acme/common/server.py": SERVER,
+            "src/acme/tools/__init__.py": "",
+        },
+    )
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    "imports",
+    [
+        "from ..common.server import mcp",
+        "from acme.common.server import mcp",
+        "from acme import mcp",  # re-exported by the package's __init__.py
+        "from .. import mcp",
+        "from ..common.server import mcp as server",
+    ],
+)
+def test_server_imported_from_another_module(package: Path, imports: str) -> None:
+    receiver = imports.rsplit(" ", 1)[-1]
+    path = package / "src/acme/tools/files.py"
+    write(package, {"src/acme/tools/files.py": tools_module(imports, receiver)})
+    assert tool_names(path) == ["read_file"]
+
+
+def test_module_attribute_receiver(package: Path) -> None:
+    path = package / "src/acme/tools/files.py"
+    write(package, {"src/acme/tools/files.py": tools_module("from ..common import server", "server.mcp")})
+    assert tool_names(path) == ["read_file"]
+
+
+def test_server_made_by_a_factory_or_a_subclass(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            ".git/HEAD": "ref: refs/heads/main\n",
+            "app/__init__.py": "",
+            "app/base.py": "from mcp.server.mcpserver import MCPServer\n\nclass AcmeServer(MCPServer):\n    pass\n",
+            "app/factory.py": """\
+                from .base import AcmeServer
+
+                def build():
+                    server = AcmeServer("acme")
+                    return server
+                """,
+            "app/server.py": "from .factory import build\n\nmcp = build()\n",
+            "app/tools.py": tools_module("from app.server import mcp"),
+        },
+    )
+    document = load_python((tmp_path / "app/tools.py").read_text(), str(tmp_path / "app/tools.py"))
+    assert [(t.name, t.framework) for t in document.tools or []] == [("read_file", "mcp")]
+
+
+def test_a_decorator_of_some_other_object_is_not_a_tool(package: Path) -> None:
+    write(
+        package,
+        {
+            "src/acme/common/registry.py": "class Registry:\n    def tool(self):\n        return lambda f: f\n\n"
+            "registry = Registry()\n",
+            "src/acme/tools/files.py": tools_module("from ..common.registry import registry", "registry"),
+        },
+    )
+    assert tool_names(package / "src/acme/tools/files.py") == []
+
+
+def test_imports_are_not_followed_outside_the_root(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "shared/server.py": SERVER,  # above the project root: never read
+            "project/pyproject.toml": '[project]\nname = "p"\n',
+            "project/tools.py": tools_module("from shared.server import mcp"),
+            "project/pkg/__init__.py": "",
+            "project/pkg/tools.py": tools_module("from ...shared.server import mcp"),
+        },
+    )
+    assert tool_names(tmp_path / "project/tools.py") == []
+    assert tool_names(tmp_path / "project/pkg/tools.py") == []
+
+
+@pytest.mark.parametrize(
+    ("signature", "framework"),
+    [
+        ("def register_tools(mcp):", "fastmcp"),
+        ("def register(server: FastMCP) -> None:", "fastmcp"),
+        ('def register(server: "FastMCP") -> None:', "fastmcp"),
+        ("def setup(app):", "fastmcp"),
+        ("def add_file_tools(mcp_server, prefix: str = ''):", "fastmcp"),
+    ],
+)
+def test_server_passed_as_a_parameter(tmp_path: Path, signature: str, framework: str) -> None:
+    receiver = signature.split("(", 1)[1].split(")")[0].split(":")[0].split(",")[0].strip()
+    body = textwrap.indent(TOOL_BODY.format(receiver=receiver, name="read_file"), "    ")
+    write(
+        tmp_path,
+        {
+            "pyproject.toml": '[project]\nname = "acme"\ndependencies = ["fastmcp>=2.10"]\n',
+            "tools.py": "from fastmcp import FastMCP\n\n" * ("FastMCP" in signature) + f"{signature}\n{body}",
+        },
+    )
+    document = load_python((tmp_path / "tools.py").read_text(), str(tmp_path / "tools.py"))
+    assert [(t.name, t.framework) for t in document.tools or []] == [("read_file", framework)]
+    assert document.notes == []
+
+
+def test_parameter_framework_from_the_project_dependencies(tmp_path: Path) -> None:
+    body = textwrap.indent(TOOL_BODY.format(receiver="mcp", name="read_file"), "    ")
+    pyproject = '[project]\ndependencies = ["mcp[cli]>=1.9"]\n'
+    write(tmp_path, {"pyproject.toml": pyproject, "t.py": f"def register(mcp):\n{body}"})
+    document = load_python((tmp_path / "t.py").read_text(), str(tmp_path / "t.py"))
+    assert [t.framework for t in document.tools or []] == ["mcp"]
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n')
+    document = load_python((tmp_path / "t.py").read_text(), str(tmp_path / "t.py"))
+    assert [t.framework for t in document.tools or []] == ["fastmcp"]
+    assert "parameter `mcp`" in document.notes[0][1].message  # the guess is said (SL004)
+
+
+def test_parameters_not_named_or_typed_as_a_server_are_not_servers(tmp_path: Path) -> None:
+    body = textwrap.indent(TOOL_BODY.format(receiver="registry", name="read_file"), "    ")
+    other = textwrap.indent(TOOL_BODY.format(receiver="server", name="read_more"), "    ")
+    write(tmp_path, {"t.py": f"def register(registry):\n{body}\n\ndef build(server: Registry):\n{other}"})
+    assert tool_names(tmp_path / "t.py") == []
+
+
+def test_the_real_framework_lists_the_same_tools(package: Path) -> None:
+    """The package is ours: run it with fastmcp and compare its tool list with the static one."""
+    pytest.importorskip("fastmcp")
+    files = {
+        "src/acme/tools/files.py": tools_module("from ..common.server import mcp"),
+        "src/acme/tools/search.py": tools_module("from acme.common.server import mcp", name="search_files"),
+        "src/acme/tools/notes.py": "from fastmcp import FastMCP\n\n\ndef register_note_tools(mcp: FastMCP) -> None:\n"
+        + textwrap.indent(TOOL_BODY.format(receiver="mcp", name="add_note"), "    ")
+        + "\n\nfrom acme.common.server import mcp as _server\n\nregister_note_tools(_server)\n",
+    }
+    write(package, files)
+    static = {}
+    for relative in files:
+        document = load_python((package / relative).read_text(), str(package / relative))
+        static.update({t.name: t.parameters for t in document.tools or []})
+    sys.path.insert(0, str(package / "src"))
+    try:
+        import acme.tools.files
+        import acme.tools.notes
+        import acme.tools.search
+
+        real = {t.name: t.to_mcp_tool().input_schema for t in asyncio.run(acme.mcp.list_tools())}
+    finally:
+        sys.path.remove(str(package / "src"))
+        for name in [m for m in sys.modules if m == "acme" or m.startswith("acme.")]:
+            del sys.modules[name]
+    assert static == real
+
+
+def test_a_run_naming_only_the_changed_tool_file(package: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """pre-commit passes the changed file alone, by a path relative to the repository."""
+    from schemalint.engine import lint
+
+    write(package, {"src/acme/tools/files.py": tools_module("from ..common.server import mcp")})
+    monkeypatch.chdir(package)
+    result = lint(["src/acme/tools/files.py"])
+    assert [t.name for f in result.files for t in f.tools] == ["read_file"]
+    assert all(d.code != "SL003" for d in result.diagnostics)
