@@ -525,6 +525,49 @@ def hash_command(paths: tuple[str, ...], as_json: bool) -> None:
     sys.exit(EXIT_ERROR if unreadable else EXIT_CLEAN)
 
 
+@main.command()
+@click.argument("log", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--tools", "tool_paths", multiple=True, required=True, help="The tool definitions (repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON, for scripts.")
+def calls(log: str, tool_paths: tuple[str, ...], as_json: bool) -> None:
+    """Check recorded tool calls (JSON Lines) against the tool definitions: unknown tools, invalid
+    arguments, a changed tools_hash, truncated responses, stuck loops; a summary per tool."""
+    from schemalint.calls import check_calls
+
+    tools, unreadable = _read_tools(tool_paths)
+    if unreadable:
+        sys.exit(EXIT_ERROR)
+    try:
+        stream = click.open_file(log, encoding="utf-8", errors="surrogateescape")
+        size = 0 if log == "-" else os.path.getsize(log)
+    except OSError as error:
+        _fail(f"cannot read {log}: {error.strerror or error}")
+    with stream:
+        if sys.stderr.isatty() and size:
+            with click.progressbar(length=size, label="reading calls", file=sys.stderr) as bar:
+                report = check_calls(_advancing(stream, bar), tools)
+        else:
+            report = check_calls(stream, tools)
+    if as_json:
+        click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+    else:
+        for problem in report.problems:
+            click.echo(f"{log}:{problem.line}: {problem.kind}: {problem.message}")
+        click.echo(f"{report.responses} responses checked against {report.tools_hash}")
+        click.echo(f"{'tool':<32} {'calls':>7} {'invalid':>8} {'rate':>7}  top failing fields")
+        for name, use in report.tools.items():
+            rate = f"{use.invalid / use.calls:.1%}" if use.calls else "-"
+            fields = ", ".join(f"{pointer} ({count})" for pointer, count in use.failing_fields.most_common(3))
+            click.echo(f"{name:<32} {use.calls:>7} {use.invalid:>8} {rate:>7}  {fields}")
+    sys.exit(EXIT_FINDINGS if report.problems else EXIT_CLEAN)
+
+
+def _advancing(lines: Any, bar: Any) -> Any:
+    for line in lines:
+        bar.update(len(line.encode("utf-8", "surrogateescape")))
+        yield line
+
+
 def _read_tools(paths: tuple[str, ...]) -> tuple[list[Any], bool]:
     """The tools in PATHS, in order; what could not be read is said on stderr (True: something was SL002)."""
     from schemalint.engine import LintOptions, lint
