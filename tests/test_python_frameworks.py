@@ -226,3 +226,85 @@ def test_model_json_schema_of_same_file_models_equals_pydantic() -> None:
         assert _differences(schema, mine[name]["parameters"]) == [], name
     assert mine["search_orders"]["parameters"]["additionalProperties"] is False
     assert "customerId" in mine["search_orders"]["parameters"]["properties"]
+
+
+RECURSIVE_TYPES = '''\
+from typing import Optional, Union
+
+from pydantic import BaseModel, Field
+from typing_extensions import TypeAliasType, TypedDict
+
+{imports}
+
+Value = TypeAliasType("Value", Union[dict[str, "Value"], list["Value"], str, float, bool, None])
+Tags = TypeAliasType("Tags", list[str])
+
+
+class Section(BaseModel):
+    """A section of an outline."""
+
+    heading: str
+    subsections: list["Section"] = Field(default_factory=list, description="Nested sections.")
+
+
+class Comment(TypedDict):
+    text: str
+    replies: list["Comment"]
+
+
+class Page(BaseModel):
+    title: str
+    parent: Optional["Page"] = None
+
+
+{setup}
+
+
+{decorator}
+def save_outline(outline: Section, metadata: Value, tags: Tags, thread: Optional[Comment] = None) -> str:
+    """Save an outline."""
+    return outline.heading
+
+
+{decorator}
+def move_page(page: Page, position: int = 0) -> str:
+    """Move a page."""
+    return page.title
+'''
+
+
+@pytest.mark.parametrize("framework", sorted(FRAMEWORKS))
+def test_recursive_types_get_the_frameworks_defs_and_refs(framework: str, tmp_path: Path) -> None:
+    """Self-referring models, TypedDicts and TypeAliasTypes: `$defs` + `$ref` where the framework keeps
+    them (FastMCP keeps every definition of a recursive schema), `{}` where LangChain cuts the cycle."""
+    pytest.importorskip(PACKAGES.get(framework, "pydantic_ai"))
+    path = tmp_path / f"recursive_{framework.replace('-', '_')}.py"
+    path.write_text(RECURSIVE_TYPES.format(**FRAMEWORKS[framework]), encoding="utf-8")
+    real = real_tools(framework, path)
+    document = load_python(path.read_text(encoding="utf-8"), str(path))
+    mine = {t.name or "": {"description": t.description, "parameters": t.parameters} for t in document.tools or []}
+    assert sorted(mine) == ["move_page", "save_outline"]
+    assert {name: _differences(real[name], mine[name]) for name in real} == {"move_page": [], "save_outline": []}
+    assert document.notes == []
+
+
+def test_a_plain_alias_that_refers_to_itself_is_read_as_its_type_alias_spelling(tmp_path: Path) -> None:
+    """pydantic refuses `Json = Union[..., list["Json"]]` at run time (RecursionError); schemalint gives
+    the `TypeAliasType` schema and says so, instead of failing the file."""
+    pytest.importorskip("fastmcp")
+    plain = RECURSIVE_TYPES.replace(
+        'TypeAliasType("Value", Union[dict[str, "Value"], list["Value"], str, float, bool, None])',
+        'Union[dict[str, "Value"], list["Value"], str, float, bool, None]',
+    ).format(**FRAMEWORKS["fastmcp"])
+    declared = tmp_path / "declared.py"
+    declared.write_text(RECURSIVE_TYPES.format(**FRAMEWORKS["fastmcp"]), encoding="utf-8")
+    document = load_python(plain, "plain.py")
+    assert document.tools is not None
+    save = next(t for t in document.tools if t.name == "save_outline")
+    assert save.parameters == real_tools("fastmcp", declared)["save_outline"]["parameters"]
+    assert [note.data["assumptions"] for _, note in document.notes] == [
+        [
+            "the alias `Value` refers to itself: pydantic cannot build it (RecursionError) unless it is declared as "
+            '`Value = TypeAliasType("Value", ...)`; that schema is assumed'
+        ]
+    ]

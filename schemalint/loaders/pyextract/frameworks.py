@@ -577,7 +577,8 @@ def _finish(
         schema["type"] = "object"
         if fastmcp_parses_docstrings():
             schema["additionalProperties"] = False
-        schema, spans = postprocess.dereference(schema, spans)
+        if not postprocess.refers_to_itself(schema):  # FastMCP keeps the `$defs` of a recursive type
+            schema, spans = postprocess.dereference(schema, spans)
         return postprocess.prune_titles_fastmcp(schema), spans
     if framework == "langchain":
         schema["type"] = "object"

@@ -21,7 +21,8 @@ _LITERAL_KEYWORDS = frozenset({"default", "const", "examples", "example", "enum"
 
 
 def dereference(schema: JSONSchema, spans: SpanMap) -> tuple[JSONSchema, SpanMap]:
-    """Inline every `#/$defs/X` reference (siblings of `$ref` win) and drop `$defs`."""
+    """Inline every `#/$defs/X` reference (siblings of `$ref` win) and drop `$defs`; a reference back
+    into a definition being inlined becomes its siblings alone (LangChain's `{}` for a recursive type)."""
     defs = schema.get("$defs", {})
     new_spans: SpanMap = {k: v for k, v in spans.items() if not k.startswith("/$defs/")}
 
@@ -42,6 +43,12 @@ def dereference(schema: JSONSchema, spans: SpanMap) -> tuple[JSONSchema, SpanMap
                 siblings = {k: visit(v, f"{pointer}/{escape_pointer_token(k)}", expanding) for k, v in node.items()}
                 siblings.pop("$ref")
                 return {**inlined, **siblings}
+            if name in expanding:
+                return {
+                    k: visit(v, f"{pointer}/{escape_pointer_token(k)}", expanding)
+                    for k, v in node.items()
+                    if k != "$ref"
+                }
         result = {}
         for key, value in node.items():
             if key in _LITERAL_KEYWORDS:
@@ -52,6 +59,42 @@ def dereference(schema: JSONSchema, spans: SpanMap) -> tuple[JSONSchema, SpanMap
 
     result = visit({k: v for k, v in schema.items() if k != "$defs"}, "", frozenset())
     return result, new_spans
+
+
+def refers_to_itself(schema: JSONSchema) -> bool:
+    """Whether a `$defs` entry reachable from the root refers back to itself (a recursive type)."""
+    defs = schema.get("$defs", {})
+    if not isinstance(defs, dict):
+        return False
+    references = {name: _references(value) for name, value in defs.items()}
+    done: set[str] = set()
+
+    def cycles(name: str, path: frozenset[str]) -> bool:
+        if name in path:
+            return True
+        if name in done or name not in references:
+            return False
+        found = any(cycles(target, path | {name}) for target in references[name])
+        done.add(name)
+        return found
+
+    return any(cycles(name, frozenset()) for name in _references({k: v for k, v in schema.items() if k != "$defs"}))
+
+
+def _references(node: Any) -> set[str]:
+    """The `#/$defs/X` names referenced anywhere in `node`."""
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, dict):
+            ref = current.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/$defs/"):
+                found.add(ref[len("#/$defs/") :])
+            stack.extend(v for k, v in current.items() if k not in _LITERAL_KEYWORDS)
+        elif isinstance(current, list):
+            stack.extend(current)
+    return found
 
 
 def prune_titles_fastmcp(node: Any, in_schema: bool = True) -> Any:

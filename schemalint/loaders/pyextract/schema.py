@@ -118,7 +118,10 @@ class SchemaBuilder:
         self.assumptions = assumptions
         self.defs: dict[str, JSONSchema] = {}
         self.def_spans: dict[str, SpanPair] = {}
+        #: classes and aliases whose schema is being built (a reference back to one is recursion)
         self._building: set[str] = set()
+        #: plain aliases found to refer to themselves
+        self._recursive: set[str] = set()
 
     # -- entry points ----------------------------------------------------------------------------
 
@@ -276,6 +279,8 @@ class SchemaBuilder:
                 return True
             node = self._unwrap_annotated(non_null[0])
         name = dotted_name(node) if node is not None else None
+        if name is not None and name in self.defs and name not in self.source.classes:
+            return False  # a `$ref` to an alias's `$defs` entry
         return not (name is not None and name in self.source.classes and class_kind(self.source, name) is not None)
 
     # -- types -----------------------------------------------------------------------------------
@@ -307,8 +312,11 @@ class SchemaBuilder:
             return self._class_ref(dotted, depth)
         if dotted in self.source.constants and dotted not in self.source.imports:
             alias = self.source.constants[dotted]
+            declared = type_alias_value(alias)
+            if declared is not None:
+                return self._alias_ref(dotted, declared, depth, declared=True)
             if isinstance(alias, (cst.Subscript, cst.BinaryOperation, cst.Name, cst.Attribute)):
-                return self.type_schema(alias, depth + 1)
+                return self._alias_ref(dotted, alias, depth, declared=False)
         if name in _SIMPLE:
             return dict(_SIMPLE[name])
         if name in _ARRAYS or name in _TUPLES:
@@ -323,6 +331,28 @@ class SchemaBuilder:
             f"the type `{dotted}`{origin} is not defined in this file; it is assumed to accept any value"
         )
         return {}
+
+    def _alias_ref(self, name: str, value: cst.BaseExpression, depth: int, declared: bool) -> JSONSchema:
+        """A type alias: pydantic gives a `TypeAliasType` a `$defs` entry and inlines a plain alias.
+        A plain alias that refers to itself (`Json = Union[dict[str, "Json"], ...]`) makes pydantic
+        fail at run time; it gets the schema its `TypeAliasType` spelling has, and an SL004 note."""
+        if name in self.defs:
+            return {"$ref": f"#/$defs/{name}"}
+        if name in self._building:
+            self._recursive.add(name)
+            return {"$ref": f"#/$defs/{name}"}
+        self._building.add(name)
+        schema = self.type_schema(value, depth + 1)
+        self._building.discard(name)
+        if not declared and name not in self._recursive:
+            return schema
+        if not declared:
+            self.assumptions.add(
+                f"the alias `{name}` refers to itself: pydantic cannot build it (RecursionError) unless it is "
+                f'declared as `{name} = TypeAliasType("{name}", ...)`; that schema is assumed'
+            )
+        self.defs[name] = schema
+        return {"$ref": f"#/$defs/{name}"}
 
     def _subscript(self, node: cst.Subscript, depth: int) -> JSONSchema:
         base = last_name(node.value) or ""
@@ -571,6 +601,14 @@ class SchemaBuilder:
             args = [e.slice.value for e in node.slice if isinstance(e.slice, cst.Index)]
             return [*args, cst.Name("None")] if last_name(node.value) == "Optional" else args
         return None
+
+
+def type_alias_value(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """The aliased type of `TypeAliasType("Name", <type>)`."""
+    if isinstance(node, cst.Call) and last_name(node.func) == "TypeAliasType":
+        value = call_argument(node, "value", 1)
+        return value.value if value is not None else None
+    return None
 
 
 def _subscript_base(node: cst.BaseExpression) -> cst.BaseExpression:
