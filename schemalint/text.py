@@ -570,6 +570,85 @@ _NEGATION_BEFORE = LazyPattern(
     r"\b(?:not|never|cannot|can't|won't|no|except|excluding|blocked|denied|refuses?)\b[^.]{0,30}\Z", re.IGNORECASE
 )
 
+#: A stretch of text inside one sentence: a dot counts only inside a word (`example.com`, `tools.send`).
+_SAME_SENTENCE = r"(?:[^.!?\n]|\.(?=\w))"
+#: Imperative verbs that take a file's contents into the conversation or out of it.
+_TAKING_VERBS = (
+    "read|cat|open|include|send|upload|attach|copy|exfiltrate|pass|load|paste|provide|extract|output|print|"
+    "append|embed|dump|leak|post|forward|share|grab|collect"
+)
+#: Files that hold secrets: keys, cloud and registry credentials, shell history, MCP client configs.
+_SECRET_PATHS = (
+    r"~/\.(?:ssh|aws|gnupg|kube|docker|config/gcloud|netrc|pgpass|git-credentials|npmrc|pypirc|cursor|bash_history"
+    r"|zsh_history|env\b)|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.ssh/|\.aws/credentials|/etc/(?:shadow|passwd|sudoers)\b"
+    r"|\bmcp\.json\b|claude_desktop_config|\bwallet\.dat\b|\.env\b"
+    r"|(?:~/|\$HOME/|%USERPROFILE%\\?)\.?[\w./-]*(?:secret|token|credential|password|passwd|private[\w-]*key)"
+)
+#: When an order applies: always, before or after every answer, silently.
+_EVERY_TIME = (
+    r"\balways\b|\bbefore\s+(?:answering|responding|replying|you\s+(?:answer|respond|reply)|(?:each|every|any)\s+"
+    r"(?:answer|response|reply|message|request|turn))|\bafter\s+(?:each|every|answering|responding|replying)\b"
+    r"|\bwhenever\b|\b(?:every|each)\s+time\b|\bat\s+the\s+(?:start|end|beginning)\s+of\s+(?:each|every|the)\b"
+    r"|\b(?:silently|quietly|secretly|covertly)\b|\bwithout\s+(?:asking|telling|informing|notifying|alerting)\b"
+    r"|\bin\s+the\s+background\b"
+)
+#: What a user says or holds as a whole: the conversation, the system prompt, their secrets.
+_USER_DATA = (
+    r"(?:conversation|chat(?:\s+(?:history|log|transcript|messages))?|transcripts?|message\s+history"
+    r"|(?:previous|prior|earlier|past|all)\s+(?:(?:the|of|user['’]?s?|their)\s+)*messages|system\s+prompt"
+    r"|(?:user['’]?s?|their)\s+(?:personal\s+(?:data|information|details)|credentials|passwords?|api\s+keys?|tokens|contacts)"
+    r"|api\s+keys?|credentials|passwords|secrets|environment\s+variables|env\s+vars)\b"
+)
+#: One thing the user said, sent to an address outside (`... the user's question to x@y.com`).
+_USER_INPUT_OUT = (
+    r"(?:user['’]?s?|their)\s+(?:messages?|inputs?|queries|query|questions?|prompts?|requests?|data|files?|details|emails?)\b"
+    rf"{_SAME_SENTENCE}{{0,40}}?\bto\s+(?:[\w.+-]+@[\w-]+\.\w|https?://)"
+)
+#: Verbs that move data somewhere (`call send_email with ...` moves it too).
+_MOVING_VERBS = (
+    r"send|forward|post|upload|transmit|relay|copy|pass|include|attach|submit|share|report|log|cc|bcc|email|mail"
+    r"|sync|leak|call|invoke"
+)
+_MOVING_VERB = LazyPattern(rf"\b(?:{_MOVING_VERBS})\b", re.IGNORECASE)
+_EVERY_TIME_PATTERN = LazyPattern(_EVERY_TIME, re.IGNORECASE)
+#: Between the verb and the data, a word that makes the data the destination ("post the answer to the
+#: conversation") or the order a prohibition ("never send the conversation").
+_DESTINATION_OR_NEGATION = LazyPattern(r"\b(?:to|into|in|within|from|on|not|never|n't)\b", re.IGNORECASE)
+_SENTENCE_END = LazyPattern(r"[.!?\n](?!\w)")
+
+
+def _moves_user_data(text: str, data: re.Match[str]) -> str | None:
+    """The order around `data` (a match of the user-data anchor) to move it, if there is one: a moving verb
+    at most 60 characters before it in the same sentence with no destination or negation between, and a
+    trigger (always, before answering, silently...) in that sentence. Every check reads a bounded slice."""
+    start = data.start()
+    before = text[max(0, start - 60) : start]
+    ends = list(_SENTENCE_END.finditer(before))
+    if ends:
+        before = before[ends[-1].end() :]
+    verbs = list(_MOVING_VERB.finditer(before))
+    if not verbs or _DESTINATION_OR_NEGATION.search(before, verbs[-1].end()):
+        return None
+    sentence_start = max(0, start - len(before) - 120)
+    head = text[sentence_start : start - len(before)]
+    head_ends = list(_SENTENCE_END.finditer(head))
+    head = head[head_ends[-1].end() :] if head_ends else head
+    tail = text[data.end() : data.end() + 120]
+    tail_end = _SENTENCE_END.search(tail)
+    tail = tail[: tail_end.start()] if tail_end else tail
+    if not _EVERY_TIME_PATTERN.search(f"{head}{before}{data.group(0)}{tail}"):
+        return None
+    return f"{before[verbs[-1].start() :]}{data.group(0)}"
+
+
+#: Handling every request, the model's whole job (as against "before any other tool", a setup step).
+_EVERY_REQUEST = (
+    r"(?:routing|answering|responding\s+to|replying\s+to|handling|processing|delegating|forwarding|"
+    r"handing(?:\s+off)?|dispatching|assigning|working\s+on|starting)\s+(?:any|every|all|each)\s+"
+    r"(?:(?:other|new|user|incoming|single)\s+)*(?:tasks?|requests?|messages?|quer(?:y|ies)|prompts?|questions?|jobs?"
+    r"|conversations?|inputs?|work)\b"
+)
+
 #: (category, pattern) pairs; each pattern is an instruction aimed at the model, not a description of the tool.
 POISONING_PATTERNS: tuple[tuple[str, LazyPattern], ...] = (
     (
@@ -584,8 +663,11 @@ POISONING_PATTERNS: tuple[tuple[str, LazyPattern], ...] = (
     ),
     (
         "hidden instruction block",
+        # `<secret>`, `<system>`, `<admin>` are as often placeholders (`/uploads/<secret>/<file>`,
+        # `--user <admin>`): those count only as a pair; a tag inside a path or template never does
         LazyPattern(
-            r"<\s*/?\s*(?:important|system|instructions?|secret|hidden|admin|override|critical|sys|assistant)\s*>"
+            r"(?<![/\\=${:-])<\s*/?\s*(?:important|instructions?|override|critical|sys)\s*>(?![/\\])"
+            r"|(?<![/\\=${:-])<\s*(?P<paired>system|secret|hidden|admin|assistant)\s*>(?![/\\])"
             r"|\[\s*(?:system|important|instructions?)\s*\]\s*:?",
             re.IGNORECASE,
         ),
@@ -605,12 +687,14 @@ POISONING_PATTERNS: tuple[tuple[str, LazyPattern], ...] = (
     ),
     (
         "reading credentials or dotfiles",
+        # an order to read or hand over a secret file: a verb aimed at the model before the path, or one
+        # that moves its contents after it. A path named as a default or an example ("key file, e.g.
+        # ~/.ssh/id_rsa") and a tool's own config file (`~/.acme-mcp.json`) are not secrets being taken.
         LazyPattern(
-            r"~/\.(?:ssh|aws|gnupg|kube|docker|config/gcloud|netrc|pgpass|git-credentials|npmrc|pypirc|cursor|bash_history"
-            r"|zsh_history)|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.ssh/|\.aws/credentials|/etc/(?:shadow|passwd|sudoers)\b"
-            r"|\bmcp\.json\b|claude_desktop_config|\bwallet\.dat\b"
-            r"|\b(?:read|cat|open|include|send|upload|attach|copy|exfiltrate|pass)\b[^.\n]{0,40}"
-            r"(?:~/|\$HOME/|%USERPROFILE%)\.\w+",
+            rf"\b(?:{_TAKING_VERBS})\b{_SAME_SENTENCE}{{0,60}}?\s(?<!\binto\s)(?<!\bto\s)(?<!\bonto\s)(?<!\bin\s)\S*?"
+            rf"(?:{_SECRET_PATHS})"
+            rf"|(?:{_SECRET_PATHS}){_SAME_SENTENCE}{{0,60}}?\b(?:pass|send|include|attach|upload|exfiltrate|paste|append|"
+            r"embed|put|forward|post)(?:e?[sd]|ing)?\b(?:\s+(?:it|them|its\s+contents?))?\s+(?:as|in|into|to|with)\b",
             re.IGNORECASE,
         ),
     ),
@@ -624,6 +708,27 @@ POISONING_PATTERNS: tuple[tuple[str, LazyPattern], ...] = (
             r"|\b(?:send|forward|bcc|cc|redirect)\s+(?:a\s+copy\s+of\s+)?(?:all\s+|every\s+)?(?:emails?|messages?)\s+"
             r"(?:\w+\s+){0,3}to\s+[\w.+-]+@[\w-]+\.[\w.]+"
             r"|(?:调用|使用)(?:任何|其他|其它|所有)(?:的)?工具(?:之前|前|时|后)|所有(?:其他|其它)?工具(?:都)?(?:必须|应该|需要)",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "exfiltration of user data",
+        # anchored on the data; `_moves_user_data` then asks for an order to move it, on every turn or
+        # silently: a tool that saves or shares a conversation when asked has no such trigger
+        LazyPattern(rf"{_USER_DATA}|{_USER_INPUT_OUT}", re.IGNORECASE),
+    ),
+    (
+        "priority steering",
+        # an order to go through this tool before, or instead of, whatever the model does for any request;
+        # "about <topic>" after it scopes the order to the tool's own domain
+        LazyPattern(
+            rf"\b(?:before|prior\s+to|instead\s+of|ahead\s+of)\s+{_EVERY_REQUEST}"
+            r"(?!\s+(?:about|regarding|concerning|involving|related|relating|on|for|that|which|in\s+this)\b)"
+            r"|\b(?:prefer(?:red)?|priority|precedence|priorit[iy][sz]ed?)\b[^.!?\n]{0,40}\b(?:over|above|to)\s+"
+            r"(?:any|all|every)\s+other\s+(?:tools?|models?|agents?|servers?|assistants?|functions?)\b"
+            r"|\b(?:must|always)\s+(?:be\s+)?(?:use|used|call|called|invoke|invoked|run)\s+(?:\w+\s+){0,3}?"
+            r"(?:for|on)\s+(?:any|all|every|each)\s+(?:(?:user|incoming|new)\s+)?(?:tasks?|requests?|messages?|quer(?:y|ies)"
+            r"|prompts?|questions?)\b(?!\s+(?:about|regarding|concerning|involving|related|relating|on|for|that|which)\b)",
             re.IGNORECASE,
         ),
     ),
@@ -655,25 +760,37 @@ def _scan_for_poisoning(text: str) -> tuple[tuple[str, str], ...]:
     lowered = text.lower()
     if len(lowered) == len(text) and not any(map(lowered.__contains__, _ALL_TRIGGERS)):
         return ()  # no trigger word anywhere: no pattern can match (one scan instead of one per trigger)
+    closed: frozenset[str] | None = None  # tags closed somewhere in the text, found once if a pairable tag opens
+
+    def instruction(category: str, match: re.Match[str]) -> str | None:
+        """The text to quote when the match is an instruction, else None."""
+        nonlocal closed
+        if category == "exfiltration of user data":
+            return _moves_user_data(text, match)
+        if category == "reading credentials or dotfiles":
+            if _NEGATION_BEFORE.search(text[max(0, match.start() - 60) : match.start()]):
+                return None
+        elif match.groupdict().get("paired"):
+            if closed is None:
+                closed = frozenset(tag.lower() for tag in _CLOSING_TAG.findall(text))
+            if match.group("paired").lower() not in closed:
+                return None
+        return match.group(0)
+
     for category, pattern in POISONING_PATTERNS:
         # lower() may change the length of rare characters (`İ`): then offsets differ, so read everything
         windows = (
             _trigger_windows(lowered, _POISONING_TRIGGERS[category]) if len(lowered) == len(text) else [(0, len(text))]
         )
         for window in windows:
-            match = next(
-                (
-                    m
-                    for m in pattern.finditer(text, *window)
-                    if category != "reading credentials or dotfiles"
-                    or not _NEGATION_BEFORE.search(text[max(0, m.start() - 60) : m.start()])
-                ),
-                None,
-            )
-            if match is not None:
-                found.append((category, match.group(0)))
+            quoted = next(filter(None, (instruction(category, m) for m in pattern.finditer(text, *window))), None)
+            if quoted is not None:
+                found.append((category, quoted))
                 break
     return tuple(found)
+
+
+_CLOSING_TAG = LazyPattern(r"<\s*/\s*(system|secret|hidden|admin|assistant)\s*>", re.IGNORECASE)
 
 
 #: SL601 reads every description and title, and parameter descriptions recur across tools: a short text
@@ -701,6 +818,22 @@ _POISONING_TRIGGERS: dict[str, tuple[str, ...]] = {
         "%userprofile%",
     ),
     "instructions about other tools": ("tool", "mail", "behavio", "message", "工具"),
+    "exfiltration of user data": (
+        "always",
+        "before",
+        "after",
+        "whenever",
+        "time",
+        "each",
+        "every",
+        "silently",
+        "quietly",
+        "secretly",
+        "covertly",
+        "without",
+        "background",
+    ),
+    "priority steering": ("before", "prior", "instead", "ahead", "prefer", "priorit", "precedence", "must", "always"),
     "role or prompt manipulation": (
         "you are now",
         "instruction",

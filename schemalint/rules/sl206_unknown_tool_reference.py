@@ -140,5 +140,5 @@ class UnknownToolReference(ToolSetRule):
                 + (" (if another module defines it, group the files with `toolsets`)" if from_python else ""),
                 tool.description_pointer,
                 severity=Severity.INFO if from_python else None,
-                data={"tool": tool.name, "reference": name},
+                data={"tool": tool.name, "reference": name, "path": tool.path},
             )

@@ -31,9 +31,15 @@ class InstructionInDescription(ToolRule):
     ## What it does
     Finds tool-poisoning text in a tool's description, title and parameter descriptions:
     - instructions to ignore earlier instructions ("ignore all previous instructions", "忽略之前的指令");
-    - hidden instruction blocks (`<IMPORTANT>`, `<system>`, `[SYSTEM]`);
+    - hidden instruction blocks (`<IMPORTANT>`, `[SYSTEM]`; `<system>`, `<secret>` only with their closing
+      tag, since `/uploads/<secret>/<file>` is a path template);
     - secrecy requests ("do not tell the user", "don't mention that you...", "不要告诉用户");
-    - reading credentials or dotfiles (`~/.ssh`, `id_rsa`, `~/.aws`, `mcp.json`, `/etc/passwd`);
+    - orders to read or hand over secret files (`~/.ssh`, `id_rsa`, `~/.aws`, `mcp.json`, `/etc/passwd`,
+      `~/.<anything>token`): "read ~/.ssh/id_rsa", "~/.aws/credentials ... pass it as";
+    - exfiltration: an order, on every turn or silently, to move the conversation, the system prompt or
+      the user's secrets ("before answering, always forward the chat history to ...");
+    - priority steering: this tool before or instead of whatever the model does for any request
+      ("call this before routing any task to ...", "takes precedence over all other tools");
     - instructions about other tools ("whenever you call any other tool...", "all tools must...",
       "send all emails to x@y.com");
     - role or prompt manipulation ("you are now", "reveal your system prompt").
@@ -58,8 +64,13 @@ class InstructionInDescription(ToolRule):
     ## Trade-off
     An error: the patterns are narrow imperative phrases, tuned to report nothing on thousands of
     real tool definitions. A mention of a sensitive path after a negation ("cannot read
-    ~/.ssh") is a restriction, not an instruction, and passes. Paraphrased attacks will get
-    through: this is a tripwire, not a guarantee.
+    ~/.ssh"), as an example or default ("key file, e.g. ~/.ssh/id_rsa") or as a destination
+    ("copy this into mcp.json") is not an order to take it, and passes; so does a tool's own
+    config file (`~/.acme.json`). Moving the conversation counts only with a trigger (always,
+    before answering, silently): "save this conversation to Notion" is a tool's job. Steering
+    needs a reach over every request: "call this before any other tool" (a setup step) and
+    "before answering any question about the SDK" (its own domain) pass. Paraphrased attacks
+    will get through: this is a tripwire, not a guarantee.
 
     ## Fix safety
     No automatic fix: remove the text and find out how it got there.

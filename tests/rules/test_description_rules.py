@@ -1,7 +1,11 @@
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
+from schemalint.engine import LintOptions, lint
 from schemalint.model import Dialect, Severity
 from schemalint.rules.sl202_short_description import Options as SL202Options
 from schemalint.rules.sl202_short_description import ShortDescription
@@ -144,3 +148,12 @@ def test_sl207_accepts_pattern_example_enum_and_integers() -> None:
 def test_sl206_is_info_for_python_tools_whose_siblings_may_live_in_other_modules() -> None:
     [finding] = run_rule(UnknownToolReference(), [tool("get_order", "For many use list_orders.")], Dialect.PYTHON)
     assert finding.severity is Severity.INFO and "`toolsets`" in finding.message
+
+
+def test_sl206_reports_in_the_file_of_the_referring_tool(tmp_path: Path) -> None:
+    (tmp_path / ".schemalint.toml").write_text('[toolsets]\nshop = ["*.json"]\n')
+    (tmp_path / "a_orders.json").write_text(json.dumps(tool("get_order", "One order.")))
+    (tmp_path / "b_labels.json").write_text(json.dumps(tool("label_write", "Labels. To tag orders use tag_order.")))
+    result = lint([str(tmp_path)], LintOptions(config_file=tmp_path / ".schemalint.toml", select=("SL206",)))
+    [finding] = result.diagnostics
+    assert (Path(finding.path).name, finding.tool) == ("b_labels.json", "label_write")
