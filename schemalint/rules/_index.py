@@ -49,6 +49,7 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("SL604", "code-execution-parameter", "NODE"),
     ("SL605", "credential-parameter", "NODE"),
     ("SL606", "annotation-contradiction", "TOOL"),
+    ("SL701", "unbounded-list-result", "TOOL"),
     ("SL901", "tool-removed", "CHANGE"),
     ("SL902", "tool-renamed", "CHANGE"),
     ("SL903", "required-parameter-added", "CHANGE"),

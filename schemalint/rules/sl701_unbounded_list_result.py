@@ -1,0 +1,126 @@
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from functools import cached_property
+from typing import Any
+
+from schemalint.diagnostics import Finding
+from schemalint.model import Severity, Tool, is_mapping, join_pointer, schema_types
+from schemalint.rules.base import LintContext, ToolRule, rule_options
+from schemalint.text import CaselessPattern, merged, split_name, word_set
+
+#: words of a result field that tells how many there are or how to get the rest
+CONTINUATION_WORDS = word_set(
+    "total count returned truncated more next cursor token page offset remaining continuation"
+)
+#: words of an input parameter that caps how many records come back
+LIMIT_WORDS = word_set("limit max count size top k per page results n")
+_STATED_BOUND = CaselessPattern(r"\b(?:at most|up to|no more than|maximum of|limited to|capped at|first)\s+\d+")
+
+
+@rule_options
+class Options:
+    continuation_words: tuple[str, ...] = tuple(sorted(CONTINUATION_WORDS))
+    """Words of a result field that counts the records or continues the list (replaces the default)."""
+    extend_continuation_words: tuple[str, ...] = ()
+    """Words added to `continuation-words`."""
+
+
+class UnboundedListResult(ToolRule):
+    """
+    ## What it does
+    Flags a tool whose output schema returns a list of records at the top of the result (the result
+    is an array of objects, or an object with such an array among its fields) with nothing that bounds
+    it or says there is more: no `maxItems`, no count or continuation field beside it (`total`,
+    `returned`, `truncated`, `has_more`, `next_cursor`, `nextPageToken`, `page`, ...), no input
+    parameter that caps it with a `maximum` (`limit`, `max_results`, `page_size`), and no stated
+    bound in the description ("at most 50", "up to 100"). Read wherever an output schema exists: MCP
+    `outputSchema`, Gemini `response`, the return annotations of Python tools.
+
+    ## Why is this bad?
+    An unbounded list fills the context window: one call that returns 5,000 rows can cost more than
+    the whole conversation and push the instructions out. And a list that was cut without saying so
+    reads as complete: the model answers "there are 20 orders" when 20 is where the page ended. A
+    count and a cursor let it say how many there are and fetch the rest only when it needs them.
+
+    ## Example
+    ```json
+    {"name": "list_orders", "description": "Lists a customer's orders.", "inputSchema": {"type": "object", "properties": {"customer_id": {"type": "string"}}}, "outputSchema": {"type": "object", "properties": {"orders": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "string"}}}}}}}
+    ```
+
+    ## Use instead
+    ```json
+    {"name": "list_orders", "description": "Lists a customer's orders, newest first.", "inputSchema": {"type": "object", "properties": {"customer_id": {"type": "string"}, "limit": {"type": "integer", "maximum": 50, "default": 20}}}, "outputSchema": {"type": "object", "properties": {"orders": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "string"}}}}, "total": {"type": "integer"}, "next_cursor": {"type": ["string", "null"]}}}}
+    ```
+
+    ## Options
+    - `continuation-words` (list of str): words of a field that counts or continues the list; replaces the default.
+    - `extend-continuation-words` (list of str, default `[]`): words added to the list.
+
+    ## Trade-off
+    Only the top of the result is read (a list nested inside a record is the record's business), and
+    only lists of objects: a bounded-looking list of tags is left alone.
+
+    ## Fix safety
+    No automatic fix: the bound and the continuation are the tool's behaviour.
+    """
+
+    code = "SL701"
+    slug = "unbounded-list-result"
+    severity = Severity.WARNING
+    summary = "a tool returns a list of records with no bound, count or continuation"
+    Options = Options
+
+    @cached_property
+    def continuation_words(self) -> frozenset[str]:
+        return merged(self.options.continuation_words, self.options.extend_continuation_words)
+
+    def check(self, tool: Tool, context: LintContext) -> Iterable[Finding]:
+        output = tool.output_schema
+        if (
+            not is_mapping(output)
+            or _capped_by_input(tool.parameters)
+            or _STATED_BOUND.found_in(tool.description or "")
+        ):
+            return
+        for pointer, name in self._unbounded_lists(output, tool.output_pointer or tool.pointer):
+            what = f"`{name}`" if name else "the result"
+            yield Finding(
+                f"`{tool.display_name}` returns {what} as a list of records with no bound, count or continuation; "
+                "add `maxItems`, a cap on a `limit` parameter, or `total`/`next_cursor` fields",
+                pointer,
+                key=name is not None,
+                data={"tool": tool.name, "field": name},
+            )
+
+    def _unbounded_lists(self, output: Mapping[str, Any], pointer: str) -> Iterator[tuple[str, str | None]]:
+        if _is_record_list(output):
+            yield pointer, None
+            return
+        properties = output.get("properties")
+        if not is_mapping(properties):
+            return
+        fields = [name for name in properties if isinstance(name, str)]
+        continued = any(self.continuation_words.intersection(split_name(name)) for name in fields)
+        for name in fields:
+            schema = properties[name]
+            if _is_record_list(schema) and not continued:
+                yield join_pointer(pointer, "properties", name), name
+
+
+def _is_record_list(schema: Any) -> bool:
+    if not is_mapping(schema) or "maxItems" in schema or "array" not in schema_types(schema):
+        return False
+    items = schema.get("items")
+    return is_mapping(items) and ("object" in schema_types(items) or "properties" in items or "$ref" in items)
+
+
+def _capped_by_input(parameters: Any) -> bool:
+    properties = parameters.get("properties") if is_mapping(parameters) else None
+    if not is_mapping(properties):
+        return False
+    return any(
+        is_mapping(schema) and "maximum" in schema and LIMIT_WORDS.issuperset(split_name(name))
+        for name, schema in properties.items()
+        if isinstance(name, str)
+    )
