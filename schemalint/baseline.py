@@ -83,7 +83,7 @@ def write_baseline(path: Path, diagnostics: Sequence[Diagnostic], documents: Map
     try:
         if path.parent != Path():
             path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        path.write_text(text, encoding="utf-8", errors="backslashreplace")  # a lone surrogate: its JSON escape
     except OSError as error:
         raise BaselineError(f"cannot write baseline {path}: {error.strerror or error}") from None
     return sum(counts.values())

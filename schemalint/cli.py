@@ -79,6 +79,15 @@ def _stop_writing_to_closed_pipe() -> None:
 @click.version_option(__version__, "--version", prog_name="schemalint")
 def main() -> None:
     """Lint the tool definitions you give to LLMs (OpenAI, Anthropic, Gemini, MCP, Python)."""
+    _escape_unencodable_output()
+
+
+def _escape_unencodable_output() -> None:
+    """A lone surrogate (the JSON text `"\\ud800"`) decodes to a string no UTF-8 writes: print it as the
+    escape `\\ud800`, which is also what JSON and SARIF reports need, instead of ending the run."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, ValueError):  # not a TextIOWrapper (tests), or closed
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
 
 
 def lint_options(function: Callable[..., Any]) -> Callable[..., Any]:

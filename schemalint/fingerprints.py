@@ -47,7 +47,7 @@ def content_hash(document: Document | None, pointer: str) -> str:
     except (KeyError, TypeError):
         return ""
     canonical = json.dumps(_shallow(value), sort_keys=True, ensure_ascii=False, default=str)
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
+    return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def _reparsed(document: Document) -> JSON:
@@ -99,4 +99,4 @@ def fingerprints(diagnostics: Sequence[Diagnostic], documents: Mapping[str, Docu
 
 
 def _digest(key: Sequence[str]) -> str:
-    return hashlib.sha256("\0".join(key).encode("utf-8")).hexdigest()[:32]
+    return hashlib.sha256("\0".join(key).encode("utf-8", "surrogatepass")).hexdigest()[:32]

@@ -885,6 +885,8 @@ def _hidden_ranges() -> tuple[tuple[int, int, str], ...]:
         (0x2066, 0x2069, "bidi isolate"),
         (0xE0000, 0xE007F, "Unicode tag character"),
         (0xE0100, 0xE01EF, "variation selector supplement"),
+        # a decoded string holds one only from an escape such as `\\ud800` with no partner: no UTF-8 encodes it
+        (0xD800, 0xDFFF, "lone surrogate"),
     )
 
 

@@ -101,6 +101,6 @@ def write_reports(
             if isinstance(text, bytes):
                 target.path.write_bytes(text)
             else:
-                target.path.write_text(text, encoding="utf-8")
+                target.path.write_text(text, encoding="utf-8", errors="backslashreplace")  # as on stdout
         except OSError as error:
             raise OutputError(f"cannot write {target.path}: {error.strerror or error}") from None

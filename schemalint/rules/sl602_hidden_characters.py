@@ -60,15 +60,18 @@ class HiddenCharacters(ToolRule):
     """
     ## What it does
     Flags zero-width characters (U+200B-U+200D, U+2060, U+FEFF), bidi controls (U+202A-U+202E,
-    U+2066-U+2069, U+200E/U+200F) and Unicode tag characters (U+E0000-U+E007F) anywhere in a
-    tool: its name, description, annotations, and every key and string of its schemas (property
-    names, descriptions, enum values, defaults).
+    U+2066-U+2069, U+200E/U+200F), Unicode tag characters (U+E0000-U+E007F) and lone surrogates
+    (U+D800-U+DFFF: a JSON `\\ud800` escape without its pair) anywhere in a tool: its name,
+    description, annotations, and every key and string of its schemas (property names,
+    descriptions, enum values, defaults).
 
     ## Why is this bad?
     These characters are invisible in editors and code review but the model reads them. Tag
     characters can spell out a whole hidden instruction; bidi controls make text display in a
     different order from the one the model sees; a zero-width space makes `delete_file` and
     `delete​_file` two different names.
+    A lone surrogate is not text at all: no UTF-8 encoder writes it, so a client or a provider
+    refuses the request or replaces it with U+FFFD.
 
     ## Example
     A description that reads "Get the weather." on screen but holds tag characters spelling
@@ -92,7 +95,7 @@ class HiddenCharacters(ToolRule):
     code = "SL602"
     slug = "hidden-characters"
     severity = Severity.ERROR
-    summary = "zero-width, bidi control or Unicode tag characters in names, descriptions or enums"
+    summary = "zero-width, bidi control, Unicode tag characters or lone surrogates in names, descriptions or enums"
 
     def check(self, tool: Tool, context: LintContext) -> Iterable[Finding]:
         if _all_ascii(tool):
