@@ -28,8 +28,15 @@ atexit.register(gc.freeze)
 
 
 def _fail(message: str) -> NoReturn:
-    click.echo(f"schemalint: error: {message}", err=True)
+    click.echo(f"schemalint: error: {_printable(message)}", err=True)
     sys.exit(EXIT_ERROR)
+
+
+def _printable(text: str) -> str:
+    """A message for the terminal: a file or tool name's control characters escaped (never obeyed)."""
+    from schemalint.reporters.terminal import printable
+
+    return printable(text)
 
 
 def _split(values: Sequence[str]) -> tuple[str, ...]:
@@ -351,7 +358,7 @@ def _show_fixes(result: Any, options: Any, unsafe: bool) -> NoReturn:
     plans = _fix_plans(result, options, unsafe)
     for plan in plans:
         if plan.skipped:
-            click.echo(f"{plan.path}: not fixed: {plan.skipped}", err=True)
+            click.echo(_printable(f"{plan.path}: not fixed: {plan.skipped}"), err=True)
         elif plan.changed:
             click.echo(plan.diff(), nl=False)
     changed = [p for p in plans if p.changed]
@@ -369,7 +376,7 @@ def _apply_fixes(result: Any, options: Any, unsafe: bool) -> None:
     fixed = files = 0
     for plan in _fix_plans(result, options, unsafe):
         if plan.skipped:
-            click.echo(f"{plan.path}: not fixed: {plan.skipped}", err=True)
+            click.echo(_printable(f"{plan.path}: not fixed: {plan.skipped}"), err=True)
             continue
         if not plan.changed:
             continue
@@ -380,7 +387,7 @@ def _apply_fixes(result: Any, options: Any, unsafe: bool) -> None:
                 raise FixError(f"{plan.path} changed on disk since it was linted; not written")
             write_atomically(path, raw, encode_like(plan.new_text, raw))
         except (FixError, LoadError, OSError) as error:
-            click.echo(f"{plan.path}: not fixed: {getattr(error, 'message', None) or error}", err=True)
+            click.echo(_printable(f"{plan.path}: not fixed: {getattr(error, 'message', None) or error}"), err=True)
             continue
         fixed += plan.fixed
         files += 1
@@ -530,7 +537,7 @@ def hash_command(paths: tuple[str, ...], as_json: bool) -> None:
     else:
         click.echo(f"{tools_hash(tools)}  {len(tools)} tool{'' if len(tools) == 1 else 's'}")
         for entry in per_tool:
-            click.echo(f"{entry['hash']}  {entry['name']}  {entry['path']}#{entry['pointer']}")
+            click.echo(_printable(f"{entry['hash']}  {entry['name']}  {entry['path']}#{entry['pointer']}"))
     sys.exit(EXIT_ERROR if unreadable else EXIT_CLEAN)
 
 
@@ -583,7 +590,8 @@ def _read_tools(paths: tuple[str, ...]) -> tuple[list[Any], bool]:
 
     result = lint(paths, LintOptions(select=("SL002", "SL003")))
     for diagnostic in result.diagnostics:
-        click.echo(f"{diagnostic.path}:{diagnostic.span.line}:{diagnostic.span.column}: {diagnostic.message}", err=True)
+        location = f"{diagnostic.path}:{diagnostic.span.line}:{diagnostic.span.column}"
+        click.echo(_printable(f"{location}: {diagnostic.message}"), err=True)
     tools = [tool for source in result.files for tool in source.tools]
     return tools, any(d.code == "SL002" for d in result.diagnostics)
 

@@ -37,6 +37,7 @@ from typing import Any
 from schemalint.diagnostics import Diagnostic, Fix, PatchOperation
 from schemalint.loaders import Document
 from schemalint.model import JSON, Span, resolve_pointer, split_pointer
+from schemalint.reporters.terminal import printable
 
 MAX_PASSES = 10
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -569,8 +570,8 @@ class FilePlan:
         lines = difflib.unified_diff(
             self.document.text.splitlines(keepends=True),
             self.new_text.splitlines(keepends=True),
-            f"a/{self.path}",
-            f"b/{self.path}",
+            f"a/{printable(self.path)}",  # a name with a line feed would forge the diff's own lines
+            f"b/{printable(self.path)}",
         )
         return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
 

@@ -3,7 +3,8 @@
 Syntax (docs.github.com, "Workflow commands for GitHub Actions"):
 `::error file={path},line={l},col={c},endLine={l},endColumn={c},title={code}::{message}`, with `notice`
 for info findings. In the message `%`, CR and LF are escaped as `%25`, `%0D`, `%0A`; in property
-values `:` and `,` are escaped too (`%3A`, `%2C`).
+values `:` and `,` are escaped too (`%3A`, `%2C`). Other control characters, which the log would pass to
+the terminal that shows it, are written as `\\xNN`.
 """
 
 from __future__ import annotations
@@ -13,12 +14,13 @@ from collections.abc import Mapping, Sequence
 from schemalint.diagnostics import Diagnostic
 from schemalint.loaders import Document
 from schemalint.model import Severity
+from schemalint.reporters.terminal import printable
 
 _COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
 
 def escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return printable(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def escape_property(text: str) -> str:

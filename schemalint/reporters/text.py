@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from schemalint.diagnostics import Diagnostic
 from schemalint.loaders import Document
 from schemalint.model import Severity
+from schemalint.reporters.terminal import printable, printable_excerpt
 
 _COLORS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m", Severity.INFO: "\033[36m"}
 _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
@@ -18,7 +19,7 @@ def _excerpt(lines: list[str], diagnostic: Diagnostic, color: bool) -> list[str]
     line_no = diagnostic.span.line
     if not 1 <= line_no <= len(lines):
         return []
-    line = lines[line_no - 1].rstrip("\r").replace("\t", " ")
+    line = printable_excerpt(lines[line_no - 1].rstrip("\r").replace("\t", " "))
     start = max(diagnostic.span.column - 1, 0)
     offset = 0
     if len(line) > _MAX_EXCERPT:  # keep the caret in view on minified JSON
@@ -39,12 +40,12 @@ def render(diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document],
     out: list[str] = []
     lines_by_path: dict[str, list[str]] = {}
     for d in diagnostics:
-        location = f"{d.path}:{d.span.line}:{d.span.column}:"
+        location = f"{printable(d.path)}:{d.span.line}:{d.span.column}:"
         severity = f"[{d.severity.label}]"
         if color:
             location = _BOLD + location + _RESET
             severity = _COLORS[d.severity] + severity + _RESET
-        out.append(f"{location} {d.code} {severity} {d.message}")
+        out.append(f"{location} {d.code} {severity} {printable(d.message)}")
         if d.path not in lines_by_path:
             document = documents.get(d.path)
             # CRs are stripped from the lines shown only: a large file has far more lines than findings
