@@ -308,3 +308,131 @@ def test_a_plain_alias_that_refers_to_itself_is_read_as_its_type_alias_spelling(
             '`Value = TypeAliasType("Value", ...)`; that schema is assumed'
         ]
     ]
+
+
+RETURN_TYPES = '''\
+from dataclasses import dataclass
+from enum import Enum
+from typing import Annotated, Any, Dict, List, Literal, Optional, Union
+
+from pydantic import BaseModel, Field
+from typing_extensions import TypeAliasType, TypedDict
+
+{imports}
+
+Scores = TypeAliasType("Scores", dict[str, float])
+
+
+class Color(Enum):
+    RED = "red"
+    BLUE = "blue"
+
+
+class Money(BaseModel):
+    amount: float = Field(ge=0)
+    currency: str = "EUR"
+
+
+class Invoice(BaseModel):
+    """One invoice."""
+
+    number: str
+    total: Money
+    lines: list[str] = []
+
+
+class Folder(BaseModel):
+    name: str
+    children: list["Folder"] = []
+
+
+class Summary(TypedDict):
+    count: int
+    newest: Optional[str]
+
+
+@dataclass
+class Span:
+    """A stretch of text."""
+
+    start: int
+    end: int = 0
+
+
+{setup}
+
+'''
+RETURNS = [
+    "None",
+    "str",
+    "int",
+    "float",
+    "bool",
+    "bytes",
+    "Any",
+    "list",
+    "dict",
+    "tuple[int, ...]",
+    "list[Any]",
+    "list[str]",
+    "List[int]",
+    "dict[str, int]",
+    "Dict[str, int]",
+    "dict[int, str]",
+    "dict[str, Any]",
+    "Optional[str]",
+    "str | None",
+    "Union[int, str]",
+    "Literal['a', 'b']",
+    "tuple[int, str]",
+    "Annotated[str, Field(description='The answer.')]",
+    "Color",
+    "Money",
+    "Invoice",
+    "Optional[Invoice]",
+    "list[Invoice]",
+    "Folder",
+    "Summary",
+    "Span",
+    "Scores",
+    "'Invoice'",
+    "Union[bytes, str]",
+]
+
+
+def _return_types_file(framework: str, directory: Path) -> Path:
+    spec = FRAMEWORKS[framework]
+    text = RETURN_TYPES.format(**spec)
+    for index, annotation in enumerate(RETURNS):
+        text += f'\n{spec["decorator"]}\ndef returns_{index}(query: str) -> {annotation}:\n    """Answer."""\n'
+    text += f'\n{spec["decorator"]}\ndef returns_nothing_declared(query: str):\n    """Answer."""\n'
+    option = "structured_output=False" if framework == "mcp" else "output_schema=None"
+    text += f'\n@mcp.tool({option})\ndef returns_opted_out(query: str) -> Invoice:\n    """Answer."""\n'
+    path = directory / f"returns_{framework}.py"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("framework", ["mcp", "fastmcp"])
+def test_output_schema_equals_the_frameworks(framework: str, tmp_path: Path) -> None:
+    """Every return annotation above gets the `outputSchema` the framework publishes: the type's own
+    schema for objects, `{"result": ...}` for the rest, none where the framework derives none."""
+    pytest.importorskip(framework)
+    path = _return_types_file(framework, tmp_path)
+    module = _execute(path)
+    real = {}
+    for tool in asyncio.run(module.mcp.list_tools()):
+        tool = tool.to_mcp_tool() if framework == "fastmcp" else tool
+        real[tool.name] = getattr(tool, "output_schema", None) or getattr(tool, "outputSchema", None)
+    document = load_python(path.read_text(encoding="utf-8"), str(path))
+    mine = {t.name: t.output_schema for t in document.tools or []}
+    assert sorted(mine) == sorted(real)
+    labelled = {f"{name} -> {RETURNS[int(name[8:])] if name[8:].isdigit() else '?'}": name for name in real}
+    assert {label: _differences(real[n], mine[n]) for label, n in labelled.items() if real[n] != mine[n]} == {}
+    assert sum(schema is not None for schema in real.values()) >= 20  # most cases do publish one
+    assert document.notes == []
+    invoice = next(
+        t for t in document.tools or [] if t.output_schema and t.name == f"returns_{RETURNS.index('Invoice')}"
+    )
+    assert invoice.output_pointer is not None
+    assert document.positions is not None

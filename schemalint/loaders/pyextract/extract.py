@@ -98,6 +98,8 @@ def _append(
     entry: dict[str, Any] = {"name": built.name, "description": built.description, "parameters": built.parameters}
     if built.annotations is not None:
         entry["annotations"] = built.annotations
+    if built.output_schema is not None:
+        entry["outputSchema"] = built.output_schema
     data.append(entry)
     for relative, (key, value) in built.spans.items():
         positions.add(pointer + relative, key, value)
@@ -115,6 +117,8 @@ def _append(
             strict=built.strict,
             annotations=built.annotations,
             annotations_pointer=f"{pointer}/annotations" if built.annotations is not None else None,
+            output_schema=built.output_schema,
+            output_pointer=f"{pointer}/outputSchema" if built.output_schema is not None else None,
             framework=built.framework,
             index=len(tools),
         )

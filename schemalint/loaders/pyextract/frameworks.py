@@ -14,6 +14,7 @@ import libcst as cst
 
 from schemalint.loaders.pyextract import postprocess
 from schemalint.loaders.pyextract.docstrings import ParsedDocstring, parse_langchain_google, parse_structured
+from schemalint.loaders.pyextract.outputs import output_schema
 from schemalint.loaders.pyextract.project import Names, Project
 from schemalint.loaders.pyextract.schema import FieldSpec, Flavor, JSONSchema, SchemaBuilder, SpanPair, class_kind
 from schemalint.loaders.pyextract.source import (
@@ -83,6 +84,8 @@ class BuiltTool:
     strict: bool | None = None
     #: MCP tool annotations (`annotations=ToolAnnotations(readOnlyHint=True)` or a dict)
     annotations: dict[str, Any] | None = None
+    #: the `outputSchema` FastMCP / the MCP SDK derive from the return annotation
+    output_schema: JSONSchema | None = None
 
 
 # -- discovery -----------------------------------------------------------------------------------
@@ -389,8 +392,17 @@ def build_tool(source: SourceModule, registration: Registration) -> BuiltTool:
     strict = None
     if framework == "openai-agents":
         strict = option(source, registration.call, "strict_mode", True) is not False
-    annotations = _annotations(source, registration, spans) if framework in ("mcp", "fastmcp") else None
-    return BuiltTool(name, description, parameters, framework, spans, list(assumptions.items), strict, annotations)
+    annotations = output = None
+    if framework in ("mcp", "fastmcp"):
+        annotations = _annotations(source, registration, spans)
+        if function is not None:
+            output = output_schema(source, framework, FLAVORS[framework], function, registration.call)
+        if output is not None and function is not None and function.returns is not None:
+            returns = source.span(function.returns.annotation)
+            spans["/outputSchema"] = (returns, returns)
+    return BuiltTool(
+        name, description, parameters, framework, spans, list(assumptions.items), strict, annotations, output
+    )
 
 
 def _annotations(source: SourceModule, registration: Registration, spans: dict[str, SpanPair]) -> dict[str, Any] | None:
