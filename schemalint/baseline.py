@@ -1,20 +1,24 @@
 """Baseline files: adopt schemalint in a repository with existing findings and see only new ones.
 
 `--write-baseline FILE` records every current finding; `--baseline FILE` hides the findings it
-records. An entry is keyed by rule + file + tool name + JSON pointer + a hash of the offending
-value (schemalint.fingerprints), never by line number, so edits elsewhere in the file do not
-resurrect it, while changing the offending schema does. Each key carries a count, so a second,
+records. An entry is keyed by rule + file + tool name + the JSON pointer below that tool + a hash
+of the offending value (schemalint.fingerprints), never by line number or the tool's position, so
+edits elsewhere in the file (a tool inserted above) do not resurrect it, while changing the
+offending schema does. Each key carries a count, so a second,
 identical finding at the same place is new. Paths are relative to the baseline file's folder,
 so the baseline works from any working directory. Rewriting the file drops findings that were fixed.
 
 Format (JSON, sorted, one entry per key, stable diffs):
 
-    {"schemalint-baseline": 1,
+    {"schemalint-baseline": 2,
      "findings": [{"code": "SL303", "path": "tools/search.json", "tool": "search_orders",
-                   "pointer": "/0/function/parameters", "hash": "3f1c...", "count": 1,
+                   "pointer": "/function/parameters", "hash": "3f1c...", "count": 1,
                    "message": "the parameters object does not set ..."}]}
 
-`message` is for people reading the file; it is not part of the key.
+`pointer` is below the tool (the whole pointer when `tool` is empty: a file-level finding, an
+unnamed tool). `message` is for people reading the file; it is not part of the key. Version 1 files
+(pointers from the file's root) are still read and matched as they were written; the next
+`--write-baseline` writes version 2.
 """
 
 from __future__ import annotations
@@ -28,12 +32,13 @@ from pathlib import Path
 from typing import Any
 
 from schemalint.diagnostics import Diagnostic
-from schemalint.fingerprints import content_hashes, finding_key
+from schemalint.fingerprints import Key, finding_keys, index_keys
 from schemalint.loaders import Document
 
 FORMAT_KEY = "schemalint-baseline"
-FORMAT_VERSION = 1
-Key = tuple[str, ...]
+FORMAT_VERSION = 2
+#: keyed by the pointer from the document root: a tool's position was part of the identity
+INDEX_KEYED_VERSION = 1
 
 
 class BaselineError(Exception):
@@ -49,13 +54,11 @@ def _relative(path: str, base: Path) -> str:
 
 
 def _keys(
-    diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document], base: Path
+    diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document], base: Path, version: int = FORMAT_VERSION
 ) -> list[tuple[Key, Diagnostic]]:
     relative = {path: _relative(path, base) for path in {d.path for d in diagnostics}}  # one resolve per file
-    contents = content_hashes(diagnostics, documents)
-    return [
-        (finding_key(d, None, relative[d.path], content), d) for d, content in zip(diagnostics, contents, strict=True)
-    ]
+    keyed = index_keys if version == INDEX_KEYED_VERSION else finding_keys
+    return list(zip(keyed(diagnostics, documents, relative), diagnostics, strict=True))
 
 
 @dataclass
@@ -89,19 +92,17 @@ def write_baseline(path: Path, diagnostics: Sequence[Diagnostic], documents: Map
     return sum(counts.values())
 
 
-def read_baseline(path: Path) -> Counter[Key]:
+def read_baseline(path: Path) -> tuple[int, Counter[Key]]:
+    """(format version, entries) of the baseline at `path`."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise BaselineError(f"baseline {path} does not exist (create it with --write-baseline)") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise BaselineError(f"cannot read baseline {path}: {error}") from None
-    if (
-        not isinstance(data, dict)
-        or data.get(FORMAT_KEY) != FORMAT_VERSION
-        or not isinstance(data.get("findings"), list)
-    ):
-        raise BaselineError(f"{path} is not a schemalint baseline (version {FORMAT_VERSION})")
+    version = data.get(FORMAT_KEY) if isinstance(data, dict) else None
+    if version not in (INDEX_KEYED_VERSION, FORMAT_VERSION) or not isinstance(data.get("findings"), list):
+        raise BaselineError(f"{path} is not a schemalint baseline (version {INDEX_KEYED_VERSION} or {FORMAT_VERSION})")
     entries: Counter[Key] = Counter()
     for index, entry in enumerate(data["findings"]):
         try:
@@ -110,15 +111,15 @@ def read_baseline(path: Path) -> Counter[Key]:
         except (KeyError, TypeError, ValueError, AttributeError):
             raise BaselineError(f"{path}: findings[{index}] lacks code, path, tool, pointer or hash") from None
         entries[key] += count
-    return entries
+    return version, entries
 
 
 def apply_baseline(path: Path, diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document]) -> BaselineResult:
     """The diagnostics the baseline at `path` does not record."""
-    remaining = read_baseline(path)
+    version, remaining = read_baseline(path)
     total = sum(remaining.values())
     result = BaselineResult([])
-    for key, diagnostic in _keys(diagnostics, documents, path.absolute().parent.resolve()):
+    for key, diagnostic in _keys(diagnostics, documents, path.absolute().parent.resolve(), version):
         if remaining[key] > 0:
             remaining[key] -= 1
             result.matched[key] += 1

@@ -1,20 +1,21 @@
 """Identities of findings that survive unrelated edits: used by the baseline, SARIF and GitLab output.
 
-A finding is identified by rule + file + tool name + JSON pointer + a hash of the offending content,
-never by its line number, so adding a tool above it does not change its identity, while editing the
-offending schema does.
+A finding is identified by rule + file + tool name + the JSON pointer below that tool + a hash of
+the offending content, never by its line number or its tool's position, so adding a tool above it
+does not change its identity, while editing the offending schema does.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from schemalint.diagnostics import Diagnostic
 from schemalint.loaders import Document
-from schemalint.model import JSON, is_mapping, resolve_pointer
+from schemalint.model import JSON, Tool, is_mapping, parent_pointer, resolve_pointer
 
 
 def _shallow(value: JSON) -> Any:
@@ -55,28 +56,76 @@ def _reparsed(document: Document) -> JSON:
     from schemalint.loaders import LoadError
 
     try:
-        document.data = parse_document(document.text, document.path).data
+        parsed = parse_document(document.text, document.path)
     except (LoadError, RecursionError):
         return None
+    document.data = parsed.data
+    if document.tools is None:  # Python sources: the extractor's tools
+        document.tools = parsed.tools
     return document.data
 
 
-def finding_key(
-    diagnostic: Diagnostic, document: Document | None, path: str | None = None, content: str | None = None
-) -> tuple[str, ...]:
-    """(code, path, tool, pointer, content hash): the identity of a finding (`content`: the hash, when known)."""
-    return (
-        diagnostic.code,
-        path if path is not None else diagnostic.path,
-        diagnostic.tool or "",
-        diagnostic.pointer,
-        content if content is not None else content_hash(document, diagnostic.pointer),
-    )
+Key = tuple[str, ...]
 
 
-def fingerprint(diagnostic: Diagnostic, document: Document | None) -> str:
-    """A hex digest of `finding_key`, stable across line shifts."""
-    return _digest(finding_key(diagnostic, document))
+class _ToolPlaces:
+    """The pointer and name of every tool of each document, read once per document: a finding is
+    keyed by its tool's name and the pointer below that tool, so inserting, reordering or rewrapping
+    tools (`[...]` becoming `{"tools": [...]}`) leaves it alone."""
+
+    def __init__(self, documents: Mapping[str, Document]) -> None:
+        self.documents = documents
+        self.names: dict[str, dict[str, str | None]] = {}
+
+    def below_tool(self, diagnostic: Diagnostic) -> str:
+        """The pointer relative to the named tool it lies in; the whole pointer when it lies in none
+        (a file-level finding, an unnamed tool)."""
+        if not diagnostic.tool:
+            return diagnostic.pointer
+        names = self._names(diagnostic.path)
+        pointer = diagnostic.pointer
+        while names.get(pointer) != diagnostic.tool:
+            if not pointer:
+                return diagnostic.pointer
+            pointer = parent_pointer(pointer)
+        return diagnostic.pointer[len(pointer) :]
+
+    def _names(self, path: str) -> dict[str, str | None]:
+        if path not in self.names:
+            document = self.documents.get(path)
+            self.names[path] = {} if document is None else {t.pointer: t.name for t in _tools(document)}
+        return self.names[path]
+
+
+def _tools(document: Document) -> list[Tool]:
+    from schemalint.dialects import detect_tools
+
+    if document.tools is None and document.data is None and document.text:
+        _reparsed(document)
+    return detect_tools(document)
+
+
+def finding_keys(
+    diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document], paths: Mapping[str, str] | None = None
+) -> list[Key]:
+    """(code, path, tool name, pointer below the tool, content hash) of each diagnostic: its identity.
+    `paths` renames the files (the baseline stores them relative to itself)."""
+    places = _ToolPlaces(documents)
+    return [
+        (d.code, paths[d.path] if paths else d.path, d.tool or "", places.below_tool(d), content)
+        for d, content in zip(diagnostics, content_hashes(diagnostics, documents), strict=True)
+    ]
+
+
+def index_keys(
+    diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document], paths: Mapping[str, str] | None = None
+) -> list[Key]:
+    """The identities version 1 baselines recorded: the pointer from the document root, so the
+    tool's position in its file was part of it."""
+    return [
+        (d.code, paths[d.path] if paths else d.path, d.tool or "", d.pointer, content)
+        for d, content in zip(diagnostics, content_hashes(diagnostics, documents), strict=True)
+    ]
 
 
 def content_hashes(diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document]) -> list[str]:
@@ -91,11 +140,16 @@ def content_hashes(diagnostics: Sequence[Diagnostic], documents: Mapping[str, Do
 
 
 def fingerprints(diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document]) -> list[str]:
-    """`fingerprint` of each diagnostic."""
-    return [
-        _digest(finding_key(d, None, content=content))
-        for d, content in zip(diagnostics, content_hashes(diagnostics, documents), strict=True)
-    ]
+    """A hex digest of each diagnostic's `finding_keys`, unique in the list: the second and later
+    findings with one identity (two tools of one name with one problem) get `-2`, `-3`, ... in the
+    order given, since GitLab drops, and code scanning merges, results that share a fingerprint."""
+    seen: Counter[str] = Counter()
+    out = []
+    for key in finding_keys(diagnostics, documents):
+        digest = _digest(key)
+        seen[digest] += 1
+        out.append(digest if seen[digest] == 1 else f"{digest}-{seen[digest]}")
+    return out
 
 
 def _digest(key: Sequence[str]) -> str:

@@ -1,4 +1,4 @@
-"""Baselines: keyed by rule + file + tool + pointer + content hash, never by line number."""
+"""Baselines: keyed by rule + file + tool + pointer below the tool + content hash, never by line or position."""
 
 from __future__ import annotations
 
@@ -43,15 +43,15 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def entries(project: Path) -> list[dict[str, object]]:
     data = json.loads((project / "ci" / "baseline.json").read_text(encoding="utf-8"))
-    assert data["schemalint-baseline"] == 1
+    assert data["schemalint-baseline"] == 2
     return data["findings"]
 
 
 def test_baseline_file_format(project: Path) -> None:
     found = entries(project)
     assert [(e["code"], e["path"], e["tool"], e["pointer"], e["count"]) for e in found] == [
-        ("SL303", "../tools/a.json", "legacy_one", "/0/function/parameters", 1),
-        ("SL303", "../tools/a.json", "legacy_two", "/1/function/parameters", 1),
+        ("SL303", "../tools/a.json", "legacy_one", "/function/parameters", 1),
+        ("SL303", "../tools/a.json", "legacy_two", "/function/parameters", 1),
     ]
     assert all(isinstance(e["hash"], str) and len(e["hash"]) == 16 for e in found)
 
@@ -87,6 +87,60 @@ def test_new_finding_is_reported_and_edited_content_resurrects(project: Path) ->
     assert [d["tool"] for d in json.loads(out)] == ["legacy_one"]
 
 
+def new_tools(project: Path) -> list[str]:
+    code, out, err = check("tools", "--baseline", "ci/baseline.json", "--output-format", "json")
+    assert code in (0, 1) and "fixed" not in err, err
+    return [d["tool"] for d in json.loads(out)]
+
+
+def test_inserting_reordering_and_rewrapping_tools_keeps_baselined_findings(project: Path) -> None:
+    write(project, [tool("brand_new"), tool("legacy_two"), tool("legacy_one")])
+    assert new_tools(project) == ["brand_new"]
+    (project / "tools" / "a.json").write_text(
+        json.dumps({"model": "m", "tools": [tool("legacy_two"), tool("legacy_one")]}), encoding="utf-8"
+    )
+    assert new_tools(project) == []
+
+
+def test_duplicate_tool_names_are_each_recorded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    described = tool("dup")
+    described["function"]["parameters"]["description"] = "Where"  # type: ignore[index]
+    write(tmp_path, [tool("dup"), tool("dup"), described])
+    assert check("tools", "--write-baseline", "ci/baseline.json")[0] == 0
+    assert sorted(e["count"] for e in entries(tmp_path)) == [1, 2]
+    write(tmp_path, [tool("other"), described, tool("dup"), tool("dup")])
+    assert new_tools(tmp_path) == ["other"]
+    write(tmp_path, [tool("dup"), tool("dup"), tool("dup"), described])
+    assert new_tools(tmp_path) == ["dup"]  # a third copy is a new finding
+
+
+def test_a_file_without_tools_keeps_its_baselined_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, [tool("legacy_one")])
+    (tmp_path / "tools" / "broken.json").write_text('[{"type": "function", ', encoding="utf-8")
+    select = ["--select", "SL002,SL303"]
+    assert check("tools", *select, "--write-baseline", "ci/baseline.json")[0] == 0
+    assert {e["code"] for e in entries(tmp_path)} == {"SL002", "SL303"}
+    write(tmp_path, [tool("brand_new"), tool("legacy_one")])
+    code, out, _ = check("tools", *select, "--baseline", "ci/baseline.json", "--output-format", "json")
+    assert code == 1
+    assert [(d["code"], d["tool"]) for d in json.loads(out)] == [("SL303", "brand_new")]
+
+
+def test_a_version_1_baseline_still_hides_what_it_recorded(project: Path) -> None:
+    """Version 1 recorded the pointer from the file's root; its entries match as they were written."""
+    version_1 = [{**e, "pointer": f"/{i}{e['pointer']}"} for i, e in enumerate(entries(project))]
+    (project / "ci" / "baseline.json").write_text(json.dumps({"schemalint-baseline": 1, "findings": version_1}))
+    code, _, err = check("tools", "--baseline", "ci/baseline.json")
+    assert code == 0 and "2 finding(s) hidden" in err
+    write(project, [tool("legacy_two"), tool("legacy_one")])  # positions were the key: both come back
+    assert check("tools", "--baseline", "ci/baseline.json")[0] == 1
+    write(project, [tool("legacy_one"), tool("legacy_two")])
+    assert check("tools", "--write-baseline", "ci/baseline.json")[0] == 0
+    assert [e["pointer"] for e in entries(project)] == ["/function/parameters"] * 2
+
+
 def test_fixed_findings_are_counted_and_drop_out_on_rewrite(project: Path) -> None:
     write(project, [tool("legacy_one", open_object=False), tool("legacy_two")])
     code, _, err = check("tools", "--baseline", "ci/baseline.json")
@@ -103,7 +157,7 @@ def test_baseline_works_from_another_directory(project: Path, monkeypatch: pytes
 def test_a_repeated_identical_finding_is_new(project: Path) -> None:
     data = entries(project)
     data[0]["count"] = 0
-    (project / "ci" / "baseline.json").write_text(json.dumps({"schemalint-baseline": 1, "findings": data}))
+    (project / "ci" / "baseline.json").write_text(json.dumps({"schemalint-baseline": 2, "findings": data}))
     assert check("tools", "--baseline", "ci/baseline.json")[0] == 1
 
 

@@ -89,11 +89,23 @@ def test_sarif_validates_against_the_sarif_2_1_0_schema(project: Path) -> None:
 
 
 def _fingerprints(project: Path) -> dict[tuple[str, str], str]:
+    """(rule, pointer below the tool) -> fingerprint of the SL303 findings of search_orders."""
     _, out = check("--output-format", "sarif", "--select", "SL303")
     results = json.loads(out)["runs"][0]["results"]
     return {
-        (r["ruleId"], r["properties"]["pointer"]): r["partialFingerprints"]["schemalintFingerprint/v1"] for r in results
+        (r["ruleId"], r["properties"]["pointer"].partition("/function")[2]): r["partialFingerprints"][
+            "schemalintFingerprint/v2"
+        ]
+        for r in results
+        if r["properties"]["tool"] == "search_orders"
     }
+
+
+def _all_fingerprints(output: str) -> list[str]:
+    _, out = check("--output-format", output, "--select", "SL303")
+    if output == "gitlab":
+        return [issue["fingerprint"] for issue in json.loads(out)]
+    return [r["partialFingerprints"]["schemalintFingerprint/v2"] for r in json.loads(out)["runs"][0]["results"]]
 
 
 def test_sarif_fingerprints_survive_line_shifts_and_change_with_content(project: Path) -> None:
@@ -106,27 +118,49 @@ def test_sarif_fingerprints_survive_line_shifts_and_change_with_content(project:
     changed["function"]["parameters"]["properties"]["filters"]["description"] = "Filters"
     path.write_text(json.dumps([changed], indent=2), encoding="utf-8")
     after = _fingerprints(project)
-    filters = ("SL303", "/0/function/parameters/properties/filters")
+    filters = ("SL303", "/parameters/properties/filters")
     assert after[filters] != before[filters]
 
 
-def test_fingerprints_of_many_findings_are_each_ones_fingerprint() -> None:
-    from schemalint.fingerprints import fingerprint, fingerprints
+@pytest.mark.parametrize("output", ["sarif", "gitlab"])
+def test_fingerprints_survive_inserting_and_rewrapping_tools(project: Path, output: str) -> None:
+    before = _all_fingerprints(output)
+    assert len(before) == 2
+    other = json.loads(json.dumps(TOOL))
+    other["function"]["name"] = "list_orders"
+    path = project / "tools" / "orders.json"
+    path.write_text(json.dumps([other, TOOL], indent=2), encoding="utf-8")
+    inserted = _all_fingerprints(output)
+    assert len(inserted) == 4 and set(before) < set(inserted)
+    path.write_text(json.dumps({"model": "m", "tools": [TOOL, other]}), encoding="utf-8")
+    assert sorted(_all_fingerprints(output)) == sorted(inserted)
+
+
+def test_fingerprints_are_unique_and_name_each_finding() -> None:
+    from schemalint.fingerprints import fingerprints
     from schemalint.loaders.jsonyaml import load_json
 
-    document = load_json(json.dumps([TOOL]), "orders.json")
-    other = load_json(json.dumps([TOOL, TOOL]), "other.json")
-    pointers = ["/0/function/parameters", "/0/function/parameters", "/0/function/name", "/1/function", "/9"]
+    renamed = json.loads(json.dumps(TOOL))
+    renamed["function"]["name"] = "find_orders"
+    orders = load_json(json.dumps([TOOL]), "orders.json")
+    moved = load_json(json.dumps([renamed, TOOL, TOOL]), "moved.json")
+
+    def diagnostic(path: str, pointer: str, tool: str | None = "search_orders") -> Diagnostic:
+        return Diagnostic("SL303", "slug", Severity.WARNING, "m", path, Span(1, 1, 1, 2), pointer, tool)
+
     diagnostics = [
-        Diagnostic(code, "slug", Severity.WARNING, "m", path, Span(1, 1, 1, 2), pointer, tool)
-        for code, tool in (("SL303", "search_orders"), ("SL204", None))
-        for path in ("orders.json", "other.json", "missing.json")
-        for pointer in pointers
+        diagnostic("orders.json", "/0/function/parameters"),
+        diagnostic("moved.json", "/1/function/parameters"),
+        diagnostic("moved.json", "/2/function/parameters"),  # the same name twice: numbered
+        diagnostic("moved.json", "/0/function/parameters", "find_orders"),
+        diagnostic("moved.json", "/0/function/parameters", None),  # outside a named tool: the whole pointer
+        diagnostic("missing.json", "/0/function/parameters"),
     ]
-    documents = {"orders.json": document, "other.json": other}
-    expected = [fingerprint(d, documents.get(d.path)) for d in diagnostics]
-    assert fingerprints(diagnostics, documents) == expected
-    assert len(set(expected)) == len(expected) - 2 * 3  # only the repeated pointer repeats
+    prints = fingerprints(diagnostics, {"orders.json": orders, "moved.json": moved})
+    assert len(set(prints)) == len(prints)
+    assert prints[2] == f"{prints[1]}-2"
+    files_swapped = fingerprints([diagnostics[1], diagnostics[0]], {"orders.json": orders, "moved.json": moved})
+    assert files_swapped == [prints[1], prints[0]]
 
 
 def test_github_commands_follow_the_documented_syntax(project: Path) -> None:

@@ -7,7 +7,6 @@ shifts), `severity` (`info`, `minor`, `major`, `critical`, `blocker`) and `locat
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -24,11 +23,7 @@ def render_encoded(
     diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document], color: bool = False
 ) -> str | bytes:
     issues: list[dict[str, Any]] = []
-    seen: Counter[str] = Counter()
-    for d, base in zip(diagnostics, fingerprints(diagnostics, documents), strict=True):
-        seen[base] += 1
-        # GitLab drops issues that share a fingerprint: number the repeats of one identity
-        unique = base if seen[base] == 1 else f"{base}-{seen[base]}"
+    for d, unique in zip(diagnostics, fingerprints(diagnostics, documents), strict=True):
         issues.append(
             {
                 "type": "issue",

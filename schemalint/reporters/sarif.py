@@ -23,7 +23,8 @@ SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 SRCROOT = "%SRCROOT%"
 #: the rule catalogue folders (rules/SLnnn-slug/) in the project's repository
 CATALOGUE_URI = "https://github.com/schemalint/schemalint/tree/main/rules/"
-FINGERPRINT_KEY = "schemalintFingerprint/v1"
+#: v2: keyed by tool name and the pointer below the tool (v1 used the pointer from the file's root)
+FINGERPRINT_KEY = "schemalintFingerprint/v2"
 _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 
