@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from schemalint.diff.composition import SchemaChecker, composition_part, find_rejection, has_union
 from schemalint.model import JSON, Severity, join_pointer, nullable_union_branch, resolve_pointer, schema_types
 
 Side = Literal["old", "new"]
@@ -25,6 +26,10 @@ LOWER_BOUNDS = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProp
 #: adding or changing one of these can only narrow what is accepted (removing it widens)
 EXACT_CONSTRAINTS = ("pattern", "format", "multipleOf", "contentEncoding", "contentMediaType")
 _MAX_REF_HOPS = 16
+#: the input-schema codes that say an old call is now rejected
+BREAKING_CODES = frozenset({"SL903", "SL904", "SL905", "SL906", "SL907", "SL908"})
+#: keywords that give a schema its shape: without them, a union's alternatives are the whole schema
+_SHAPE_KEYWORDS = ("type", "properties", "items", "enum", "const")
 
 
 @dataclass
@@ -183,6 +188,27 @@ def _required(schema: Mapping[str, Any]) -> set[str]:
     return {r for r in raw if isinstance(r, str)} if isinstance(raw, list) else set()
 
 
+def _shape_in_branches(schema: Mapping[str, Any]) -> bool:
+    return has_union(schema) and not any(k in schema for k in _SHAPE_KEYWORDS)
+
+
+def _alternatives(node: Node) -> list[tuple[JSON, str]]:
+    """The alternatives of a union whose base has no shape, each with the base's other keywords; or the schema."""
+    for keyword in ("anyOf", "oneOf"):
+        branches = node.schema.get(keyword)
+        if isinstance(branches, list) and _shape_in_branches(node.schema):
+            base = {k: v for k, v in node.schema.items() if k != keyword}
+            return [
+                ({**base, **b} if isinstance(b, Mapping) else b, join_pointer(node.at(keyword), i))
+                for i, b in enumerate(branches)
+            ]
+    return [(dict(node.schema), node.pointer)]
+
+
+def _breaking(changes: list[Change]) -> bool:
+    return any(c.code in BREAKING_CODES and c.severity is not Severity.INFO for c in changes)
+
+
 def _properties(schema: Mapping[str, Any]) -> Mapping[str, Any]:
     raw = schema.get("properties")
     return raw if isinstance(raw, Mapping) else {}
@@ -201,6 +227,14 @@ class ToolComparison:
         self.new_view = new_view
         self.changes: list[Change] = []
         self._seen: set[tuple[str, str, str]] = set()
+        self._checkers: tuple[SchemaChecker, SchemaChecker] | None = None
+
+    @property
+    def checkers(self) -> tuple[SchemaChecker, SchemaChecker]:
+        """Validators for the old and the new side, made on the first composed schema that changed."""
+        if self._checkers is None:
+            self._checkers = (SchemaChecker(self.old_view.root), SchemaChecker(self.new_view.root))
+        return self._checkers
 
     # -- helpers -------------------------------------------------------------------------------------
 
@@ -244,14 +278,19 @@ class ToolComparison:
         if pair is None:
             return
         o, n = pair
-        self._input_type(o, n, label)
-        self._input_enum(o, n, label)
-        self._input_constraints(o, n, label)
+        # a schema whose content moved into (or out of) alternatives is compared as a whole, by example:
+        # its properties and type are no longer where keyword-by-keyword comparison looks for them
+        reshaped = _shape_in_branches(o.schema) != _shape_in_branches(n.schema)
+        if not reshaped:
+            self._input_type(o, n, label)
+            self._input_enum(o, n, label)
+            self._input_constraints(o, n, label)
         self._annotations_of_parameter(o, n, label)
-        if "object" in n.types or _properties(n.schema) or _properties(o.schema):
-            self._input_object(o, n, label)
-        self._input_items(o, n, label)
-        self._input_composition(o, n, label)
+        if not reshaped:
+            if "object" in n.types or _properties(n.schema) or _properties(o.schema):
+                self._input_object(o, n, label)
+            self._input_items(o, n, label)
+        self._input_composition(o, n, label, reshaped)
 
     def _input_type(self, o: Node, n: Node, label: str) -> None:
         if o.types == n.types:
@@ -419,27 +458,134 @@ class ToolComparison:
             if isinstance(old_sub, Mapping) and isinstance(new_sub, Mapping):
                 self.compare_input(old_sub, o.at(keyword), new_sub, n.at(keyword), f"{label}{suffix}")
 
-    def _input_composition(self, o: Node, n: Node, label: str) -> None:
-        for keyword in ("anyOf", "oneOf", "allOf"):
-            old_branches, new_branches = o.schema.get(keyword), n.schema.get(keyword)
-            if not isinstance(old_branches, list) or not isinstance(new_branches, list):
-                continue
-            if len(new_branches) == len(old_branches):
-                for index, (old_branch, new_branch) in enumerate(zip(old_branches, new_branches, strict=True)):
-                    old_pointer, new_pointer = join_pointer(o.at(keyword), index), join_pointer(n.at(keyword), index)
-                    self.compare_input(old_branch, old_pointer, new_branch, new_pointer, label)
-                continue
-            old_texts = {canonical(b) for b in old_branches}
-            new_texts = {canonical(b) for b in new_branches}
-            data = {"keyword": keyword, "old": old_branches, "new": new_branches}
-            if keyword == "allOf":
-                if new_texts <= old_texts:
-                    continue  # constraints only dropped: every old call still passes
-                message = f"{self._what(label)}: `allOf` gained or changed constraints; some old calls may be rejected"
-                self._add("SL908", message, "new", n.at(keyword), label, **data)
-            elif not old_texts <= new_texts:  # alternatives only added: every old call still matches one
-                message = f"{self._what(label)}: the `{keyword}` alternatives changed; some old calls may be rejected"
-                self._add("SL904", message, "new", n.at(keyword), label, **data)
+    def _input_composition(self, o: Node, n: Node, label: str, reshaped: bool) -> None:
+        """`anyOf`/`oneOf`/`allOf`/`not`/`if`-`then`-`else`/`dependentRequired`/`dependentSchemas`.
+
+        Alternatives are paired by what they share and compared like any schema; then values the old
+        schema accepts are tried against the new composition. A rejected value is a break (quoted in the
+        message); no rejected value found, where the change is not provably a loosening, is a warning.
+        """
+        old_part, new_part = composition_part(o.schema), composition_part(n.schema)
+        if not old_part and not new_part:
+            return
+        new_text = canonical(new_part)
+        if not reshaped and canonical(old_part) == new_text and '"$ref"' not in new_text:
+            return
+        before = len(self.changes)
+        loosening = self._reshaped_is_loosening(o, n) if reshaped else self._parts_loosen(o, n, label)
+        old_checker, new_checker = self.checkers
+        target = n.schema if reshaped else new_part
+        rejection = find_rejection(o.schema, old_checker, target, new_checker, hints=n.schema)
+        if _breaking(self.changes[before:]):
+            if rejection is None:  # another alternative may still take what a paired one no longer does
+                for change in self.changes[before:]:
+                    if change.code in BREAKING_CODES and change.severity is None:
+                        change.severity = Severity.WARNING
+                        change.message += " (not confirmed: another alternative may still accept such calls)"
+            return  # the paired alternatives' own changes say what is rejected
+        changed = [k for k in new_part if canonical(new_part[k]) != canonical(old_part.get(k))] or list(new_part)
+        if rejection is None:
+            if loosening:
+                return
+            keyword = changed[0] if changed else next(iter(old_part))
+            message = (
+                f"{self._what(label)}: `{'`, `'.join(changed or old_part)}` changed; no value the old schema "
+                "accepts was found that the new one rejects, but that is no proof: check that old calls still pass"
+            )
+            code = "SL904" if reshaped or keyword in ("anyOf", "oneOf") else "SL908"
+            where = n.at(keyword) if keyword in n.schema else n.pointer
+            self._add(
+                code, message, "new", where, label, severity=Severity.WARNING, keyword=keyword, **self._parts(o, n)
+            )
+            return
+        keyword = rejection.keyword
+        what = "a call with the arguments" if not label else "the value"
+        verb = "was added" if keyword and keyword not in old_part else "changed"
+        cause = f"`{keyword}` {verb}" if keyword else "the schema was restructured into alternatives"
+        message = (
+            f"{self._what(label)}: {cause}; {what} {show(rejection.value)}, which the old schema accepted, "
+            f"is now rejected: {rejection.reason}"
+        )
+        code = "SL904" if keyword in ("anyOf", "oneOf", "") else "SL908"
+        where = n.at(keyword) if keyword in n.schema else n.pointer
+        data = {"keyword": keyword or None, "rejected_value": rejection.value, **self._parts(o, n)}
+        self._add(code, message, "new", where, label, **data)
+
+    @staticmethod
+    def _parts(o: Node, n: Node) -> dict[str, Any]:
+        return {"old": composition_part(o.schema) or None, "new": composition_part(n.schema) or None}
+
+    def _parts_loosen(self, o: Node, n: Node, label: str) -> bool:
+        """Compares paired alternatives; True when every composition keyword of the new schema provably
+        accepts what the old one did (alternatives only added, `allOf` parts or dependencies dropped)."""
+        old_part, new_part = composition_part(o.schema), composition_part(n.schema)
+        loosening = True
+        for keyword, new_value in new_part.items():
+            old_value = old_part.get(keyword)
+            if isinstance(old_value, list) and isinstance(new_value, list):
+                unpaired_old, unpaired_new = self._compare_branches(o, n, keyword, label)
+                if keyword == "allOf":
+                    loosening = loosening and not unpaired_new
+                else:
+                    loosening = loosening and all(self._covered(o, keyword, i, n) for i in unpaired_old)
+            elif keyword == "dependentRequired" and isinstance(old_value, Mapping) and isinstance(new_value, Mapping):
+                loosening = loosening and all(
+                    isinstance(names, list) and set(names) <= set(old_value.get(key) or ())
+                    for key, names in new_value.items()
+                )
+            elif canonical(old_value) != canonical(new_value) or keyword not in old_part:
+                loosening = False
+        return loosening
+
+    def _compare_branches(self, o: Node, n: Node, keyword: str, label: str) -> tuple[list[int], list[int]]:
+        """Compares each old alternative with its counterpart; returns the unpaired old and new indexes."""
+        from schemalint.diff.matching import match_branches  # matching imports this module
+
+        old_branches, new_branches = o.schema[keyword], n.schema[keyword]
+        old_resolved = [self.old_view.node(b, "").schema for b in old_branches]
+        new_resolved = [self.new_view.node(b, "").schema for b in new_branches]
+        pairs = match_branches(old_resolved, new_resolved)
+        before = len(self.changes)
+        for i, j in pairs:
+            old_pointer, new_pointer = join_pointer(o.at(keyword), i), join_pointer(n.at(keyword), j)
+            self.compare_input(old_branches[i], old_pointer, new_branches[j], new_pointer, label)
+        # an alternative that only constrains a property the schema itself declares drops nothing when
+        # it stops naming it: the property is still there, and still kept
+        declared = {f"{label}.{name}" if label else name for name in _properties(n.schema)}
+        self.changes[before:] = [
+            c
+            for c in self.changes[before:]
+            if not (c.code == "SL906" and not c.data.get("rejected") and c.data.get("parameter") in declared)
+        ]
+        paired_old, paired_new = {i for i, _ in pairs}, {j for _, j in pairs}
+        return (
+            [i for i in range(len(old_branches)) if i not in paired_old],
+            [j for j in range(len(new_branches)) if j not in paired_new],
+        )
+
+    def _covered(self, o: Node, keyword: str, index: int, n: Node) -> bool:
+        """An old alternative with no counterpart is still accepted whole by one of the new ones."""
+        branch = o.schema[keyword][index]
+        pointer = join_pointer(o.at(keyword), index)
+        return any(
+            self._no_break(branch, pointer, new_branch, join_pointer(n.at(keyword), j))
+            for j, new_branch in enumerate(n.schema[keyword])
+        )
+
+    def _reshaped_is_loosening(self, o: Node, n: Node) -> bool:
+        """Alternatives appeared or went away: a loosening when each old alternative (or the old schema)
+        passes one new alternative (or the new schema) with no breaking change."""
+        if any(k not in ("anyOf", "oneOf") for k in composition_part(n.schema)):
+            return False
+        old_cases = _alternatives(o)
+        new_cases = _alternatives(n)
+        return all(any(self._no_break(old, op, new, np) for new, np in new_cases) for old, op in old_cases)
+
+    def _no_break(self, old: JSON, old_pointer: str, new: JSON, new_pointer: str) -> bool:
+        probe = ToolComparison(self.tool, self.old_view, self.new_view)
+        probe._checkers = self._checkers
+        probe.compare_input(old, old_pointer, new, new_pointer)
+        return not _breaking(probe.changes)
 
     # -- output schemas (responses) -------------------------------------------------------------------
 

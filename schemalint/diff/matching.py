@@ -163,3 +163,44 @@ def _renames(removed: Sequence[Tool], added: Sequence[Tool]) -> list[Pairing]:
         used_new.add(j)
         out.append(Pairing(removed[i], added[j], renamed=True, similarity=round(score, 3)))
     return out
+
+
+def _branch_types(schema: JSON) -> frozenset[str]:
+    if not isinstance(schema, Mapping):
+        return frozenset()
+    raw = schema.get("type")
+    if isinstance(raw, str):
+        return frozenset({raw.lower()})
+    if isinstance(raw, list):
+        return frozenset(t.lower() for t in raw if isinstance(t, str))
+    if isinstance(schema.get("properties"), Mapping):
+        return frozenset({"object"})
+    return frozenset()
+
+
+def match_branches(old: Sequence[JSON], new: Sequence[JSON]) -> list[tuple[int, int]]:
+    """Pairs of (old index, new index) of union branches that are one alternative, edited or moved.
+
+    Branches pair by what they share (type, property names and their facts, required keys), never by
+    position: reordering alternatives changes nothing. Branches of disjoint types, or with no fact in
+    common, stay unpaired (an alternative removed, or one added)."""
+    old_facts = [frozenset(_facts(b)) for b in old]
+    new_facts = [frozenset(_facts(b)) for b in new]
+    scored: list[tuple[float, int, int]] = []
+    for i, old_branch in enumerate(old):
+        for j, new_branch in enumerate(new):
+            old_types, new_types = _branch_types(old_branch), _branch_types(new_branch)
+            if old_types and new_types and not old_types & new_types:
+                continue
+            score = schema_similarity(old_facts[i], new_facts[j])
+            if score > 0 or (old_types and old_types == new_types):
+                scored.append((score, i, j))
+    pairs: list[tuple[int, int]] = []
+    used_old: set[int] = set()
+    used_new: set[int] = set()
+    for _, i, j in sorted(scored, key=lambda s: (-s[0], abs(s[1] - s[2]), s[1], s[2])):
+        if i not in used_old and j not in used_new:
+            used_old.add(i)
+            used_new.add(j)
+            pairs.append((i, j))
+    return sorted(pairs)

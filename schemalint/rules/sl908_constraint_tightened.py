@@ -14,6 +14,13 @@ class ConstraintTightened(EngineRule):
     `uniqueItems` turned on; an `enum` added to a free parameter; `additionalProperties` (or
     `unevaluatedProperties`) turned to `false`. Relaxing any of these is not reported.
 
+    Conditions are checked by example: an `allOf` part, a `not`, an `if`/`then`/`else`, a
+    `dependentRequired` or `dependentSchemas` entry that was added or changed is reported when a value
+    the old schema accepts fails it (the message quotes the value and the failing keyword). Dropping
+    an `allOf` part, a `not` or a dependency, or shortening a `dependentRequired` list, is a loosening
+    and is not reported. A changed condition for which no rejected value was found is a **warning**
+    ("no proof"): examples cannot prove that every old call still passes.
+
     ## Why is this bad?
     Calls that were valid (a 200-character title, a page size of 100, an extra key) are now
     rejected, and nothing in the call site changed.
