@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
 from schemalint.lazy_pattern import LazyPattern
@@ -382,13 +382,22 @@ UNIT_WORDS = word_set(
     volt volts amp amps hz khz mhz ghz pa kpa hpa mbar atm psi bar liter liters litre litres ml milliliter
     milliliters gallon gallons gal deg degree degrees rad radian radians coulomb coulombs newton newtons ohm
     ohms farad farads tesla teslas mol mole moles lumen lumens pascal pascals hertz epoch unix timestamp
+    micros millis nanos sat sats satoshi satoshis msat msats wei gwei lamport lamports btc eth sol usdc usdt dai
+    sgd hkd nzd sek nok dkk krw brl mxn zar try rub pln thb idr php myr vnd aed sar ils czk huf
+    beat beats tick ticks frame frames token tokens credit credits point points
     """
 )
+#: One- and two-letter units read only as the last word of a name (`timeout_s`, `delay_h`, `distance_m`):
+#: elsewhere in a name they are usually something else.
+_NAME_END_UNITS = word_set("s h m d w y k b kb")
+#: SI prefixes glued to a unit or a currency (`microusdc`, `millisats`, `kilobytes`).
+_UNIT_PREFIX = LazyPattern(r"(?:micro|milli|nano|kilo|mega|giga|centi|deci)-?")
 
 #: Unit words that also have an everyday meaning in prose ("min 1, max 100", "the second item").
 _AMBIGUOUS_IN_PROSE = word_set(
     """
     min second pa bar mi pt em rem dp au cal basis amp
+    try sol php dai sat beat beats tick ticks frame frames token tokens credit credits point points
     """
 )
 _UNIT_PHRASES_EN = LazyPattern(
@@ -415,14 +424,38 @@ _UNIT_CONTEXT_ZH = LazyPattern(
 )
 
 
-def name_has_unit(words: Iterable[str], extra_units: Iterable[str] = ()) -> bool:
+def is_unit_word(word: str, extra_units: Iterable[str] = ()) -> bool:
+    """A unit word (`ms`, `cents`, `sats`), also behind an SI prefix (`microusdc`, `kilobytes`)."""
     units = UNIT_WORDS | {u.lower() for u in extra_units}
-    return any(w in units for w in words)
+    if word in units:
+        return True
+    prefix = _UNIT_PREFIX.match(word)
+    return prefix is not None and prefix.end() < len(word) and word[prefix.end() :] in units
+
+
+def name_has_unit(words: Sequence[str], extra_units: Iterable[str] = ()) -> bool:
+    """A name word is a unit (`timeout_ms`, `amountSats`), or the last one is a short unit (`timeout_s`)."""
+    if any(is_unit_word(w, extra_units) for w in words):
+        return True
+    return bool(words) and len(words) > 1 and words[-1] in _NAME_END_UNITS
+
+
+#: "in beats", "in micro-USDC", "denominated in SOL", "expressed as lamports": a unit the lists may not know.
+_IN_UNIT = LazyPattern(
+    r"\b(?:in|(?:expressed|measured|denominated|given|specified)\s+(?:in|as)|units?\s+of)\s+"
+    r"(?:(?i:micro|milli|nano|kilo|mega)-?\w+|(?!(?:JSON|HTML|XML|YAML|CSV|UTC|URL|API|SQL)\b)[A-Z]{3,5}\b"
+    r"|(?:(?!(?:the|a|an|this|that|its|their|your|our|all|each|every|some|most|many|other|such|both)\b)[a-z]+\s+)?"
+    r"(?!(?i:this|its|is|was|has|these|those|all|ms)\b)[a-z]{2,}s\b)"
+)
+#: "(0-1)", "0 to 1", "[0, 1]", "0.0-1.0": a ratio.
+_UNIT_INTERVAL = LazyPattern(r"(?<![\d.])0(?:\.0+)?\s*(?:-|–|to|\.\.|,)\s*1(?:\.0+)?(?![\d.])")
 
 
 def text_mentions_unit(text: str, extra_units: Iterable[str] = ()) -> bool:
-    """True when a description names a unit (`in seconds`, `kg`, `USD`, `%`, `毫秒`, `（分）`, `30秒`)."""
+    """True when a description names a unit (`in seconds`, `kg`, `USD`, `%`, `in satoshis`, `(0-1)`, `毫秒`)."""
     if _UNIT_PHRASES_EN.search(text) or _UNIT_CONTEXT_ZH.search(text):
+        return True
+    if _IN_UNIT.search(text) or _UNIT_INTERVAL.search(text):
         return True
     if any(word in text for word in _UNIT_WORDS_ZH):
         return True

@@ -8,7 +8,15 @@ from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import SchemaNode, Severity
 from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options
-from schemalint.text import merged, name_has_unit, named_property, sibling_names, split_name, text_mentions_unit
+from schemalint.text import (
+    merged,
+    name_has_unit,
+    name_style,
+    named_property,
+    sibling_names,
+    split_name,
+    text_mentions_unit,
+)
 
 QUANTITY_WORDS = tuple(
     """
@@ -36,6 +44,12 @@ _DATA_WORDS = LazyPattern(
     r"\b(?:file|files|image|upload|attachment|memory|disk|buffer|payload|message|cache|storage|download|blob|"
     r"document|video|audio|photo|object|body|request|response|chunk)\b|文件|图片|内存|磁盘",
     re.IGNORECASE,
+)
+#: After the quantity word, a word that makes the number a ratio, a count or a code: `tax_rate`,
+#: `price_multiplier`, `fee_tier`, `size_index`.
+_NOT_A_MEASURE = frozenset(
+    "rate rates ratio factor multiplier share fraction percentage count number num index id ids level tier "
+    "rank type mode class bucket category".split()
 )
 #: A sibling such as `currency` or `from_unit` carries the unit for the number beside it.
 _UNIT_SIBLINGS = frozenset("currency unit units".split())
@@ -73,14 +87,28 @@ class Options:
     """Extra unit words accepted in names and descriptions (e.g. `credits`, `points`)."""
 
 
+def _advice(name: str, words: Sequence[str], quantity: str) -> str:
+    """Where to put the unit: a name with a unit appended in its own style, unless the name already ends
+    in a short word the unit lists do not know (`fee_xu` may be a unit: a second one would stack)."""
+    last = words[-1]
+    if last != quantity and len(last) <= 3 and not last.isdigit():
+        return f"say the unit in the description (is `{last}` one?)"
+    unit = _SUGGESTED_UNIT.get(quantity, "unit")
+    camel = name_style(name) in ("camelCase", "PascalCase")
+    example = f"{name}{unit.capitalize()}" if camel else f"{name}_{unit}"
+    return f"put the unit in the name (e.g. `{example}`) or the description"
+
+
 class UnitlessQuantity(NodeRule):
     """
     ## What it does
     Flags a numeric parameter that measures something (amount, price, duration, timeout, size,
     weight, distance, temperature, speed...) when neither its name nor its description names a
-    unit. Units are recognised in names (`amountCents`, `timeout_ms`, `size_bytes`, `weightKg`,
-    `discount_pct`) and in descriptions, in English ("in seconds", "kg", "USD", "%") and Chinese
-    ("毫秒", "字节", "公里", "千克", "单位：元", "金额（分）", "30秒").
+    unit. Units are recognised in names (`amountCents`, `timeout_ms`, `timeout_s`, `size_bytes`,
+    `weightKg`, `discount_pct`, `amountSats`, `priceMicros`, `fee_microusdc`) and in descriptions,
+    in English ("in seconds", "kg", "USD", "%", "percent", "(0-1)", any "in <unit>s" or "in <CODE>":
+    "in beats", "in lamports", "in micro-USDC", "denominated in SOL") and Chinese ("毫秒", "字节",
+    "公里", "千克", "单位：元", "金额（分）", "30秒").
 
     ## Why is this bad?
     `amount: 10` is ten dollars to one reader and ten cents to another; `timeout: 30` is thirty
@@ -105,7 +133,8 @@ class UnitlessQuantity(NodeRule):
     ## Trade-off
     Only `number` and `integer` parameters are checked, and only names containing a quantity
     word: counts (`quantity`, `count`, `limit`, `page_size`) and geometric lengths of abstract
-    shapes are left alone. A description that makes the number a count ("the number of
+    shapes are left alone, and so are ratios, counts and codes named after a quantity (`tax_rate`,
+    `price_multiplier`, `fee_tier`). A description that makes the number a count ("the number of
     nights"), a multiplier ("2.0 is double speed") or a normalised score ("between 0 and 1")
     needs no unit, and neither does a number beside a `currency` or `*_unit` parameter.
 
@@ -126,9 +155,14 @@ class UnitlessQuantity(NodeRule):
         return merged(self.options.quantity_words, self.options.extend_quantity_words)
 
     def _quantity(self, words: Sequence[str]) -> str | None:
-        """The quantity word of a name that states no unit (`timeout`, not `timeout_ms`)."""
-        quantity = next((w for w in words if w in self.quantity_words), None)
-        return None if quantity is None or name_has_unit(words, self.options.extend_units) else quantity
+        """The quantity word of a name that states no unit (`timeout`, not `timeout_ms`, `timeout_s`,
+        `amountSats`) and measures it (not `tax_rate`, `price_tier`)."""
+        index = next((i for i, w in enumerate(words) if w in self.quantity_words), None)
+        if index is None or name_has_unit(words, self.options.extend_units):
+            return None
+        if not _NOT_A_MEASURE.isdisjoint(words[index + 1 :]):
+            return None
+        return words[index]
 
     def wants_name(self, name: str) -> bool:
         return self._quantity(split_name(name)) is not None
@@ -148,10 +182,8 @@ class UnitlessQuantity(NodeRule):
             return
         if _unit_given_by_sibling(node):
             return
-        example = f"`{node.property_name}_{_SUGGESTED_UNIT.get(quantity, 'unit')}`"
         yield Finding(
-            f"`{node.property_name}` is a quantity ({quantity}) with no unit; put the unit in the name "
-            f"(e.g. {example}) or the description",
+            f"`{node.property_name}` is a quantity ({quantity}) with no unit; {_advice(prop.name, words, quantity)}",
             node.pointer,
             key=True,
             data={"parameter": node.property_name, "quantity": quantity},

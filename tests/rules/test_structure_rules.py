@@ -27,6 +27,8 @@ from .helpers import prop, tool
         ("price", "Price of the item."),
         ("fileSize", "Size of the uploaded file."),
         ("distance", "距离"),
+        ("interest_amount", "Interest owed in total."),
+        ("max_wait", "Longest wait in the queue."),
     ],
 )
 def test_sl304_flags_unitless_quantities(name: str, description: str) -> None:
@@ -48,10 +50,49 @@ def test_sl304_flags_unitless_quantities(name: str, description: str) -> None:
         ("page_size", "Rows per page."),
         ("size", "The size of the map."),
         ("quantity", "How many items."),
+        # units in names: short suffixes, camelCase units, currencies incl. crypto, micro-units
+        ("cooldown_timeout_s", "How long to wait."),
+        ("pollIntervalSec", "Pause between polls."),
+        ("settle_delay_h", "Pause before settling."),
+        ("tipSats", "Tip for the author."),
+        ("depositLamports", "What to deposit."),
+        ("budgetMicros", "Campaign budget."),
+        ("fee_microusdc", "Fee per call."),
+        ("maxUploadSizeKb", "Largest upload file."),
+        ("cache_size_mb", "Memory for the cache."),
+        ("refundPct", "Part of the amount to refund."),
+        # units in descriptions: any "in <unit>s" / "in <CODE>", ratios, percent
+        ("note_duration", "Length of each note in quarter beats."),
+        ("stake_amount", "Stake, in nanoerg."),
+        ("bounty", "Reward amount, expressed in micro-ALGO."),
+        ("gas_price", "Gas price in gwei."),
+        ("fare", "Fare amount in THB."),
+        ("max_budget", "Budget cap denominated in ETH."),
+        ("weight", "Blend weight (0-1) of the second image."),
+        ("discount", "Discount as a percent of the list price."),
+        ("fee", "Fee from 0.0 to 1.0 of the order value."),
+        # ratios, counts and codes named after a quantity
+        ("tax_rate", "The tax rate."),
+        ("price_multiplier", "Applied to every price."),
+        ("fee_tier", "Fee tier of the pool."),
     ],
 )
 def test_sl304_accepts_units_counts_and_multipliers(name: str, description: str) -> None:
     assert run_rule(UnitlessQuantity(), [tool(**{name: prop("number", description)})]) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "suggestion"),
+    [
+        ("amount", "`amount_cents`"),
+        ("maxPrice", "`maxPriceCents`"),
+        ("RetryDelay", "`RetryDelayMs`"),
+        ("timeout_xu", "say the unit in the description (is `xu` one?)"),
+    ],
+)
+def test_sl304_suggestion_matches_the_name_and_never_stacks_units(name: str, suggestion: str) -> None:
+    [finding] = run_rule(UnitlessQuantity(), [tool(**{name: prop("number", "How much.")})])
+    assert suggestion in finding.message
 
 
 def test_sl304_sibling_currency_and_options() -> None:
