@@ -493,6 +493,48 @@ def text_states_date_format(text: str) -> bool:
 
 
 # --------------------------------------------------------------------------------------------
+# Values listed in a description (SL305, SL307)
+# --------------------------------------------------------------------------------------------
+
+#: A value as an enum would hold it: a word or code, quoted or not (a URL, path or `key:value` is not one).
+_VALUE = r"(?:`[\w.+-]{1,40}`|'[\w.+-]{1,40}'|\"[\w.+-]{1,40}\"|[A-Za-z0-9][\w.-]{0,39})"
+_QUOTED_VALUE = r"(?:`[\w.+-]{1,40}`|'[\w.+-]{1,40}'|\"[\w.+-]{1,40}\")"
+_OR = r"\s*(?:,|/|\bor\b|,\s*or\b|\band\b|,\s*and\b)\s*"
+#: "one of: a, b, c", "a | b | c", "'x', 'y' or 'z'", "allowed values: a, b": a closed set, whatever the name.
+_LISTED_VALUES = LazyPattern(
+    rf"\b(?i:one\s+of(?:\s+the\s+following(?:\s+values)?)?|options?(?:\s+are)?"
+    rf"|(?:possible|allowed|accepted|valid|supported)\s+values?(?:\s+are)?"
+    rf"|values?\s+are|choices?(?:\s+are)?)\b\s*[:=]?\s*[(\[]?\s*{_VALUE}(?:{_OR}{_VALUE})+"
+    rf"|(?<![|\w]){_VALUE}(?:\s*\|\s*{_VALUE})+(?![|\w])"
+    rf"|(?:\b(?i:either)\s+)?{_QUOTED_VALUE}(?:\s*,\s*{_QUOTED_VALUE})*,?\s+or\s+{_QUOTED_VALUE}"
+)
+#: Also "json, markdown or text", "can be a or b", ": load, domcontentloaded, networkidle": values for a
+#: name that already suggests a closed set, kinds of things for one that does not.
+_LOOSELY_LISTED_VALUES = LazyPattern(
+    rf"\b(?i:either|can\s+be|must\s+be|should\s+be)\s*[:=]?\s*{_VALUE}(?:{_OR}{_VALUE})+"
+    rf"|\b[a-z][\w-]{{0,24}}(?:,\s*[a-z][\w-]{{0,24}})+,?\s+or\s+[a-z][\w-]{{0,24}}\b"
+    rf"|:\s*{_VALUE}(?:\s*,\s*{_VALUE}){{2,}}\s*(?:[.;)]|$)",
+)
+#: Values after these are examples of an open set, not the set.
+_EXAMPLES_BEFORE = LazyPattern(
+    r"(?:\be\.?\s?g\b\.?|\bfor\s+example|\bsuch\s+as|\blike|\bexamples?|\bi\.e\.|\bformat(?:ted)?"
+    r"|\bstarts?\s+with|\bends?\s+with|\bbegins?\s+with|\breturned\s+by|\bfrom)\b[^.;]{0,24}\Z",
+    re.IGNORECASE,
+)
+
+
+def lists_values(text: str, loosely: bool = False) -> bool:
+    """True when a description lists the values a string takes ("one of: a, b", "a | b | c", "'x' or 'y'";
+    `loosely`, also "x, y or z" and "can be a or b"), not examples of an open set ("e.g. 'a' or 'b'")."""
+    patterns = (_LISTED_VALUES, _LOOSELY_LISTED_VALUES) if loosely else (_LISTED_VALUES,)
+    return any(
+        not _EXAMPLES_BEFORE.search(text[max(0, match.start() - 40) : match.start()])
+        for pattern in patterns
+        for match in pattern.finditer(text)
+    )
+
+
+# --------------------------------------------------------------------------------------------
 # Schema helpers shared by the property rules
 # --------------------------------------------------------------------------------------------
 

@@ -6,12 +6,13 @@ from functools import cached_property
 from schemalint.diagnostics import Finding
 from schemalint.model import SchemaNode, Severity
 from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options
-from schemalint.text import is_constrained_string, last_word_in, merged, named_property
+from schemalint.text import is_constrained_string, last_word_in, lists_values, merged, named_property
 
 ENUM_WORDS = tuple(
     """
     status state type kind mode sort order direction level priority severity currency category unit units
-    format gender visibility role tier plan frequency granularity interval period method
+    format fmt outfmt gender visibility role tier plan frequency granularity interval period method
+    action operation op
     """.split()
 )
 
@@ -27,9 +28,11 @@ class Options:
 class EnumCandidate(NodeRule):
     """
     ## What it does
-    Flags a free string parameter whose name usually means a closed set of values (`status`,
-    `state`, `type`, `kind`, `mode`, `sort`, `order`, `level`, `priority`, `currency`,
-    `sort_order`, `orderStatus`) when it has no `enum`, `const`, `pattern` or `format`.
+    Flags a free string parameter with no `enum`, `const`, `pattern` or `format` whose name
+    usually means a closed set of values (`status`, `state`, `type`, `kind`, `mode`, `sort`,
+    `order`, `level`, `priority`, `currency`, `format`, `action`, `operation`, `sort_order`,
+    `orderStatus`), or whose description lists the values it takes ("one of: a, b, c",
+    "a | b | c", "'json', 'markdown' or 'text'", "allowed values: ...").
 
     ## Why is this bad?
     Given a free string, the model guesses the spelling: `shipped`, `Shipped`, `SHIPPED`,
@@ -50,7 +53,8 @@ class EnumCandidate(NodeRule):
     - `extend-enum-words` (list of str, default `[]`): words added to the list.
 
     ## Trade-off
-    Only the last word of the name counts (`order_status` yes, `status_message` no). Some of
+    Only the last word of the name counts (`order_status` yes, `status_message` no). Values
+    given as examples ("e.g. 'a' or 'b'") are an open set and do not count. Some of
     these really are open-ended (a MIME `type`, an ISO `currency`): this is an info finding,
     a prompt to check, not a defect.
 
@@ -70,18 +74,18 @@ class EnumCandidate(NodeRule):
     def enum_words(self) -> frozenset[str]:
         return merged(self.options.enum_words, self.options.extend_enum_words)
 
-    def wants_name(self, name: str) -> bool:
-        return last_word_in(name, self.enum_words)
-
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         prop = named_property(node)
         if prop is None or prop.types != {"string"} or is_constrained_string(prop.schema):
             return
-        if not self.wants_name(prop.name):
+        if last_word_in(prop.name, self.enum_words):
+            why = "its name suggests a fixed set of values; list them"
+        elif lists_values(prop.description):
+            why = "its description lists the values it takes; put them in an"
+        else:
             return
         yield Finding(
-            f"`{node.property_name}` is a free string but its name suggests a fixed set of values; list them "
-            "with `enum`",
+            f"`{node.property_name}` is a free string but {why} with `enum`",
             node.pointer,
             key=True,
             data={"parameter": node.property_name},

@@ -5,7 +5,7 @@ from collections.abc import Iterable
 from schemalint.diagnostics import Finding
 from schemalint.model import SchemaNode, Severity
 from schemalint.rules.base import LintContext, NodeRule, Nodes
-from schemalint.text import is_constrained_string, named_property, split_name, text_states_date_format
+from schemalint.text import is_constrained_string, lists_values, named_property, split_name, text_states_date_format
 
 #: Name words that make a string a date or time.
 DATE_WORDS = frozenset(
@@ -17,7 +17,10 @@ _TIME_SUFFIXES = frozenset({"at", "on"})
 #: Words that, next to a date word, make the value something else (`time_zone`, `date_format`, `time_unit`).
 NOT_A_DATE = frozenset(
     "zone timezone tz unit units format formats period range ranges frame window type kind slot slots "
-    "preference limit limits span spent taken out interval step signature meal supplier provider".split()
+    "preference limit limits span spent taken out interval step signature meal supplier provider "
+    # an identifier or a version that happens to sit next to a date word: `timeEntryId`, `sinceCommit`
+    "id ids ref refs commit commits sha hash revision rev version versions tag tags cursor token key entry "
+    "entries event events filter filters option options mode".split()
 )
 
 
@@ -60,7 +63,9 @@ class DatetimeWithoutFormat(NodeRule):
     ## Trade-off
     Any stated format is accepted, even one that leaves the timezone open: the rule catches the
     unspecified case, not every ambiguous one. `time_zone`, `date_format`, `time_period` and
-    similar names are not dates and are skipped.
+    similar names are not dates and are skipped, and so are identifiers and versions beside a
+    date word (`timeEntryId`, `sinceCommit`, `until_tag`) and strings whose description lists
+    the values they take (`time`: "all, hour, day or week"; `wait_until`: "load, networkidle").
 
     ## Fix safety
     No automatic fix: `format: date-time` changes what the validator accepts.
@@ -85,6 +90,8 @@ class DatetimeWithoutFormat(NodeRule):
             return
         default = schema.get("default")
         if text_states_date_format(prop.description) or (isinstance(default, str) and text_states_date_format(default)):
+            return
+        if lists_values(prop.description, loosely=True):  # `time`: "all, hour, day" is a choice, not a date
             return
         yield Finding(
             f'`{node.property_name}` is a date/time string with no format; add `"format": "date-time"` (or '

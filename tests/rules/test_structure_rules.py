@@ -110,6 +110,39 @@ def test_sl305_enum_candidates() -> None:
     assert sorted(f.data["parameter"] for f in findings) == ["order_status", "sortOrder"]
 
 
+@pytest.mark.parametrize(
+    ("name", "description"),
+    [
+        ("mode", "How to apply it."),
+        ("action", "What to do with the label."),
+        ("outfmt", "Shape of the output."),
+        ("operation", "What to run."),
+        ("target", "Where to write: file | stdout | clipboard"),
+        ("shape", "One of: circle, square, triangle."),
+        ("level_name", "Allowed values are debug, info, warn."),
+        ("align", "'left', 'center' or 'right'."),
+        ("scope", "Either `user` or `org`."),
+    ],
+)
+def test_sl305_names_and_listed_values_suggest_an_enum(name: str, description: str) -> None:
+    [finding] = run_rule(EnumCandidate(), [tool(**{name: prop(description=description)})])
+    assert finding.data["parameter"] == name
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        "Search text, e.g. 'red shoes' or 'boots'.",
+        "Must start with 'http' or 'https'.",
+        "The user, group or team to notify.",
+        "Can be a username or an email address.",
+        "The id of the item, as returned by 'list_items' or 'find_items'.",
+    ],
+)
+def test_sl305_examples_and_prose_lists_are_not_enums(description: str) -> None:
+    assert run_rule(EnumCandidate(), [tool(recipient=prop(description=description))]) == []
+
+
 def test_sl306_result_counts_need_a_maximum() -> None:
     findings = run_rule(
         UnboundedCollection(),
@@ -154,6 +187,13 @@ def test_sl307_flags_dates_without_format(name: str) -> None:
         ("date_format", prop(description="How to print dates.")),
         ("time_signature", prop(description="Of the piece.")),
         ("created_at", prop("integer", "Unix seconds.")),
+        # an identifier or version beside a date word, and choices listed in the description
+        ("timeLogId", prop(description="Which log line.")),
+        ("since_revision", prop(description="Only changes after this one.")),
+        ("until_tag", prop(description="Last release to include.")),
+        ("time", prop(description="Window to rank over: all, hour, day, week or month.")),
+        ("wait_until", prop(description="When navigation is done: load, domcontentloaded, networkidle.")),
+        ("date_range", prop(description="One of: today | yesterday | last_week")),
     ],
 )
 def test_sl307_accepts_formats_and_non_dates(name: str, schema: dict[str, Any]) -> None:
