@@ -12,8 +12,7 @@ GENERIC_WORDS = tuple(
     """
     search query lookup look up get fetch find run execute exec process handle do perform call invoke
     tool tools data info information function func action api request helper util utils utility main
-    default general generic misc task operation op service thing stuff item items object result results
-    manage manager handler input output content resource entity value
+    default general generic misc thing stuff manage manager handler
     """.split()
 )
 
@@ -50,7 +49,9 @@ class GenericToolName(ToolRule):
 
     ## Trade-off
     Only names made *entirely* of generic words are flagged: `web_search` and `get_order` pass,
-    because one specific word is enough for the model to tell tools apart.
+    because one specific word is enough for the model to tell tools apart. A verb with a domain
+    noun (`get_task`, `get_item`, `list_results`, `run_operation`) is what the guide recommends and
+    passes: the nouns a server is built around (tasks, items, resources) are its domain.
 
     ## Fix safety
     No automatic fix: a rename is a breaking change for callers (see SL902).

@@ -16,13 +16,19 @@ from schemalint.text import (
     text_mentions_side_effects,
 )
 
+#: Verbs that start work or remove registrations somewhere: writes for SL205, though SL606 does not hold a
+#: read-only hint on them (`run_query` may well be read-only).
+RUNNING_VERBS = frozenset(
+    "run rerun execute exec invoke launch dispatch trigger deregister unregister provision deprovision spawn "
+    "reboot shutdown rotate regenerate scale redeploy retry".split()
+)
 #: MCP annotations that document side effects for the client and the model.
 SIDE_EFFECT_ANNOTATIONS = ("readOnlyHint", "destructiveHint", "idempotentHint")
 
 
 @rule_options
 class Options:
-    writing_verbs: tuple[str, ...] = tuple(sorted(WRITING_VERBS))
+    writing_verbs: tuple[str, ...] = tuple(sorted(WRITING_VERBS | RUNNING_VERBS))
     """Verbs that mark a tool as writing (replaces the default list)."""
     extend_writing_verbs: tuple[str, ...] = ()
     """Verbs added to `writing-verbs`."""
@@ -33,7 +39,8 @@ class UndocumentedSideEffects(ToolRule):
     ## What it does
     Flags a writing tool whose description says nothing about side effects, idempotency,
     reversibility or confirmation. A tool is writing when the action verb of its name is a
-    writing verb (`create`, `update`, `delete`, `send`, `pay`, `refund`, `cancel`, `book`, ...).
+    writing verb (`create`, `update`, `delete`, `send`, `pay`, `refund`, `cancel`, `book`, and
+    verbs that start work or drop a registration: `run`, `execute`, `trigger`, `deregister`...).
     MCP annotations that state `readOnlyHint`, `destructiveHint` or `idempotentHint` count as
     documentation, and so does description text such as "cannot be undone", "idempotent",
     "safe to retry", "asks for confirmation", "charges the card", "不可撤销", "幂等".

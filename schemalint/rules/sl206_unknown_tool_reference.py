@@ -29,6 +29,11 @@ _REFERENCE = LazyPattern(
 )
 
 
+#: "actions: a, b, c" / "operations - a | b" / "supported commands are a, b": up to the end of the paragraph.
+_ACTIONS_LIST = LazyPattern(
+    r"\b(?:actions?|operations?|methods?|commands?|subcommands?|modes?)\b[^\n]{0,40}?[:\-–]\s*[^\n]{1,600}",
+    re.IGNORECASE,
+)
 #: Final words of a field name, not of a tool name.
 _FIELD_WORDS = frozenset("id ids key keys name names type value values cursor page token count url uri path".split())
 
@@ -50,8 +55,15 @@ def referenced_tool_names(text: str) -> Iterator[str]:
             yield name
 
 
+#: Parameters that pick what a multiplexed tool does (`gitlab_job(action="retry")`): the names its
+#: description mentions are its own actions, not other tools.
+_ACTION_PARAMETERS = frozenset("action actions operation op method command subcommand cmd mode tool verb".split())
+_IDENTIFIER = LazyPattern(_IDENT)
+
+
 def _schema_words(schema: JSON) -> set[str]:
-    """Property names and string enum values anywhere in a schema (they are not tool names)."""
+    """Property names, string enum values and identifiers in the descriptions of action parameters,
+    anywhere in a schema (they are not tool names)."""
     found: set[str] = set()
     stack = [schema]
     while stack:
@@ -60,6 +72,10 @@ def _schema_words(schema: JSON) -> set[str]:
             properties = node.get("properties")
             if isinstance(properties, dict):
                 found.update(properties)
+                for name, value in properties.items():
+                    if set(split_name(name)) & _ACTION_PARAMETERS and isinstance(value, dict):
+                        described = value.get("description")
+                        found.update(_IDENTIFIER.findall(described) if isinstance(described, str) else ())
             for value in node.get("enum", []) if isinstance(node.get("enum"), list) else []:
                 if isinstance(value, str):
                     found.add(value)
@@ -101,13 +117,25 @@ class UnknownToolReference(ToolSetRule):
     Only identifiers written as code (`snake_case`, `camelCase`, `dotted.name`) in a referring
     phrase count, and only those with a verb in them (tools do things; `block_id` and
     `endCursor` are fields), so ordinary words are never mistaken for tools. Property names and enum values
-    of the tool's own schema are ignored (they are often quoted the same way). A set assembled
+    of the tool's own schema are ignored (they are often quoted the same way), and so are the
+    actions of a multiplexed tool (one with an `action`/`operation`/`method` parameter): names in
+    that parameter's description or in its own "actions: ..." list. A set assembled
     from several files must be linted together (config `toolsets`) or cross-file references will
     look unknown.
 
     ## Fix safety
     No automatic fix.
     """
+
+    @staticmethod
+    def _is_own_action(tool: Tool, name: str) -> bool:
+        """A multiplexed tool (one with an `action`-like parameter) naming one of its actions in its own
+        description ("actions: list, retry, download_artifact")."""
+        properties = tool.parameters.get("properties") if isinstance(tool.parameters, dict) else None
+        if not isinstance(properties, dict) or not any(set(split_name(p)) & _ACTION_PARAMETERS for p in properties):
+            return False
+        listed = _ACTIONS_LIST.search(analysed(tool.description or ""))
+        return listed is not None and name.lower() in listed.group(0).lower()
 
     code = "SL206"
     slug = "unknown-tool-reference"
@@ -131,7 +159,7 @@ class UnknownToolReference(ToolSetRule):
                 continue
             if own_words is None:
                 own_words = {w.lower() for w in _schema_words(tool.parameters)}
-            if lowered in own_words:
+            if lowered in own_words or self._is_own_action(tool, name):
                 continue
             reported.add(lowered)
             from_python = tool.dialect is Dialect.PYTHON

@@ -10,7 +10,10 @@ from schemalint.rules.base import LintContext, NodeRule, Nodes
 from schemalint.text import named_property, split_name
 
 #: Final name words that are a credential on their own.
-CREDENTIAL_WORDS = frozenset("password passwd pwd passphrase secret secrets apikey credential credentials".split())
+CREDENTIAL_WORDS = frozenset(
+    "password passwd pwd passphrase secret secrets apikey credential credentials authticket authtoken "
+    "sessiontoken otp totp".split()
+)
 #: Final word pairs that are a credential (`api_key`, `access_token`).
 CREDENTIAL_PAIRS = frozenset(
     {
@@ -31,11 +34,33 @@ CREDENTIAL_PAIRS = frozenset(
         ("client", "secret"),
         ("app", "secret"),
         ("session", "cookie"),
+        ("auth", "cookie"),
+        ("login", "cookie"),
+        ("auth", "ticket"),
+        ("login", "ticket"),
+        ("service", "ticket"),
+        ("kerberos", "ticket"),
+        ("session", "secret"),
+        ("session", "key"),
+        ("auth", "session"),
+        ("login", "session"),
+        ("auth", "code"),
+        ("otp", "code"),
+        ("mfa", "code"),
     }
 )
+#: Final words that are a credential only when the description talks about authentication: a
+#: `token` may be a page token, a `session` a chat session, a `ticket` a support ticket.
+_AMBIGUOUS_CREDENTIALS = frozenset("token key ticket session sessionid sid cookie".split())
 #: `token` and `key` alone are credentials only when the description says so (`page_token` is not).
 _AUTH_TEXT = LazyPattern(
     r"\b(?:auth\w*|api\s+key|access|bearer|secret|credential|login|password|oauth|jwt)\b|认证|鉴权|密钥|令牌",
+    re.IGNORECASE,
+)
+#: For a `ticket`, `session` or `cookie`, "access" is not enough ("the session to access"): it must be about signing in.
+_SIGN_IN_TEXT = LazyPattern(
+    r"\b(?:auth\w*|bearer|credential|login|logged\s+in|password|oauth|jwt|sign(?:ed)?[\s-]?in|kerberos|sso)\b"
+    r"|认证|鉴权|登录|令牌",
     re.IGNORECASE,
 )
 _NOT_CREDENTIAL = frozenset("page next continuation cursor max count limit num sort partition primary foreign".split())
@@ -49,7 +74,8 @@ class CredentialParameter(NodeRule):
     """
     ## What it does
     Flags a parameter that takes a credential: `password`, `secret`, `api_key`, `access_token`,
-    `client_secret`, `private_key`..., and `token`/`key` alone when the description talks about
+    `client_secret`, `private_key`, `auth_ticket`, `session_key`, `otp_code`..., and `token`, `key`,
+    `ticket`, `session`, `session_id`, `cookie` alone when the description talks about
     authentication. Pagination tokens (`page_token`, `next_token`) and LLM token counts
     (`max_tokens`) are not flagged.
 
@@ -88,16 +114,19 @@ class CredentialParameter(NodeRule):
         words = split_name(name)
         if not words or not _NOT_CREDENTIAL.isdisjoint(words):
             return False
-        return words[-1] in CREDENTIAL_WORDS or _is_credential_pair(words) or words[-1] in ("token", "key")
+        if words[-1] in CREDENTIAL_WORDS or _is_credential_pair(words) or words[-1] in _AMBIGUOUS_CREDENTIALS:
+            return True
+        return len(words) >= 2 and (words[-2], words[-1]) == ("session", "id")
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         prop = named_property(node)
         if prop is None or not self.wants_name(prop.name):
             return
         words = prop.words
-        is_credential = words[-1] in CREDENTIAL_WORDS or _is_credential_pair(words)
-        if not is_credential and not _AUTH_TEXT.search(prop.description):
-            return
+        if not (words[-1] in CREDENTIAL_WORDS or _is_credential_pair(words)):
+            auth_text = _AUTH_TEXT if words[-1] in ("token", "key") else _SIGN_IN_TEXT
+            if not auth_text.search(prop.description):
+                return
         yield Finding(
             f"`{node.property_name}` takes a credential through the model; keep secrets in the server's "
             "configuration or the client's auth layer",

@@ -103,6 +103,12 @@ def test_sl205_accepts_documented_writes_and_reads(name: str, description: str) 
     assert run_rule(UndocumentedSideEffects(), [tool(name, description)]) == []
 
 
+@pytest.mark.parametrize("name", ["deregister_node", "run_pipeline", "trigger_alarm", "execute_workflow"])
+def test_sl205_knows_verbs_that_start_work_or_drop_registrations(name: str) -> None:
+    [finding] = run_rule(UndocumentedSideEffects(), [tool(name, "Does it for the named target.")])
+    assert finding.data["tool"] == name
+
+
 def test_sl205_mcp_annotations_document_side_effects_and_verbs_are_configurable() -> None:
     annotated = {**tool("delete_file", "Delete a file."), "annotations": {"destructiveHint": True}}
     assert run_rule(UndocumentedSideEffects(), [annotated], Dialect.MCP) == []
@@ -143,6 +149,17 @@ def test_sl207_accepts_pattern_example_enum_and_integers() -> None:
         id_type=prop(),
     )
     assert run_rule(IdentifierWithoutFormat(), [definition]) == []
+
+
+def test_sl206_ignores_the_actions_of_a_multiplexed_tool() -> None:
+    action = prop(description="What to do: list_runs, retry_run or fetch_run_log.")
+    tools = [
+        tool("ci_job", "CI jobs. To get logs use fetch_run_log; to rerun call retry_run.", action=action),
+        tool("ci_pipeline", "Pipelines. Actions: list_pipelines, cancel_pipeline. Use cancel_pipeline.", op=prop()),
+        tool("ci_admin", "Admin. For runners use list_runners.", action=prop(enum=["a", "b"])),
+    ]
+    findings = run_rule(UnknownToolReference(), tools)
+    assert [f.data["reference"] for f in findings] == ["list_runners"]
 
 
 def test_sl206_is_info_for_python_tools_whose_siblings_may_live_in_other_modules() -> None:

@@ -21,7 +21,10 @@ def test_sl101_flags_names_made_of_generic_words(name: str) -> None:
     assert f"`{name}`" in finding.message and finding.pointer == "/0/name"
 
 
-@pytest.mark.parametrize("name", ["search_orders", "kb_search", "web_search", "get_order", "lookupUser"])
+@pytest.mark.parametrize(
+    "name",
+    ["search_orders", "kb_search", "web_search", "get_order", "lookupUser", "get_task", "fetchItems", "list_results"],
+)
 def test_sl101_accepts_names_with_a_specific_word(name: str) -> None:
     assert run_rule(GenericToolName(), [tool(name)]) == []
 

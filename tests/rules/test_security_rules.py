@@ -186,10 +186,16 @@ def test_sl605_credentials() -> None:
                 accessToken=prop(),
                 client_secret=prop(),
                 token=prop(description="Authentication token."),
+                auth_ticket=prop(),
+                sessionKey=prop(),
+                otp_code=prop(),
+                session_id=prop(description="Session id from the login call."),
+                ticket=prop(description="Kerberos service ticket for the SSO realm."),
+                cookie=prop(description="Cookie of the signed-in user."),
             )
         ],
     )
-    assert len(findings) == 5
+    assert len(findings) == 11
 
 
 def test_sl605_non_credentials_pass() -> None:
@@ -199,6 +205,9 @@ def test_sl605_non_credentials_pass() -> None:
         token=prop(description="The crypto token symbol, e.g. ETH."),
         sort_key=prop(),
         primary_key=prop(),
+        session_id=prop(description="Browser session to access."),
+        ticket=prop(description="Support ticket number."),
+        session=prop(description="Chat session to continue."),
     )
     assert run_rule(CredentialParameter(), [definition]) == []
 
