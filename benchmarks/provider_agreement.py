@@ -5,7 +5,8 @@ Two questions per schema and SDK:
 1. Compatibility. schemalint says a schema is strict-compatible for a target when SL303, SL401, SL402
    and SL403 report no error for it. The SDK's verdict:
    - openai-agents `ensure_strict_json_schema`: compatible when it neither raises nor changes the schema;
-   - pydantic-ai `OpenAIJsonSchemaTransformer(strict=None)`: its own `is_strict_compatible`;
+   - pydantic-ai `_OpenAIJsonSchemaTransformer(strict=None)` (what `OpenAIProvider` gives every model but
+     fine-tuned `ft:` ones): its own `is_strict_compatible`;
    - anthropic `transform_schema`: compatible when it neither raises nor changes the schema, ignoring two
      changes that do not alter what is accepted (`type` dropped beside `enum`/`const`, `properties: {}`
      added to an object that had none);
@@ -272,15 +273,15 @@ def _agents(schema: Schema) -> Schema:
 
 
 def _pydantic_ai_openai(schema: Schema) -> Schema:
-    from pydantic_ai.profiles.openai import OpenAIJsonSchemaTransformer
+    from pydantic_ai.profiles.openai import _OpenAIJsonSchemaTransformer
 
-    return OpenAIJsonSchemaTransformer(schema, strict=True).walk()
+    return _OpenAIJsonSchemaTransformer(schema, strict=True).walk()
 
 
 def _pydantic_ai_openai_compatible(schema: Schema) -> bool:
-    from pydantic_ai.profiles.openai import OpenAIJsonSchemaTransformer
+    from pydantic_ai.profiles.openai import _OpenAIJsonSchemaTransformer
 
-    transformer = OpenAIJsonSchemaTransformer(schema, strict=None)
+    transformer = _OpenAIJsonSchemaTransformer(schema, strict=None)
     transformer.walk()
     return transformer.is_strict_compatible
 
@@ -407,7 +408,6 @@ ACCEPTED: dict[tuple[str, str], str] = {
     ("openai-agents", "not"): _AGENTS_UNCHECKED,
     ("openai-agents", "if_then"): _AGENTS_UNCHECKED,
     ("pydantic-ai (OpenAI)", "string_lookaround"): _UNCERTAIN,
-    ("pydantic-ai (OpenAI)", "string_min_length"): _UNCERTAIN,
     ("pydantic-ai (OpenAI)", "string_upper_case_type"): _UPPER_CASE,
     ("pydantic-ai (OpenAI)", "default_string"): _DEFAULT,
     ("pydantic-ai (OpenAI)", "default_null"): _DEFAULT,
@@ -417,6 +417,7 @@ ACCEPTED: dict[tuple[str, str], str] = {
     ("pydantic-ai (OpenAI)", "open"): _PAI_REWRITES_FIRST + " (SL303: strict needs additionalProperties)",
     ("pydantic-ai (OpenAI)", "open_root"): _PAI_REWRITES_FIRST + " (SL303: strict needs additionalProperties)",
     ("pydantic-ai (OpenAI)", "not"): "pydantic-ai does not check `not`; OpenAI documents it as unsupported",
+    ("pydantic-ai (OpenAI)", "all_of_two"): "pydantic-ai does not check `allOf`; OpenAI documents it as unsupported",
     ("pydantic-ai (OpenAI)", "if_then"): "pydantic-ai does not check `if`/`then`; OpenAI documents them as unsupported",
     ("pydantic-ai (OpenAI)", "no_properties"): (
         "pydantic-ai calls an object without `properties`/`required` incompatible; OpenAI's docs do not, and an "

@@ -63,6 +63,8 @@ class Row:
     when: When = When.PRESENT
     #: what to do instead, as an imperative clause ("use `anyOf`")
     fix: str = ""
+    #: what to do instead when the keyword is on the parameters root, if that differs from `fix`
+    root_fix: str = ""
     #: rule code whose (portable) advice wins over this row; the row then only informs
     conflicts_with: str | None = None
     note: str = ""
@@ -99,6 +101,11 @@ _OAI_PYDANTIC_AI = "pydantic-ai profiles/openai.py @e5b2aa9f (_STRICT_INCOMPATIB
 _ANT_STRICT = "[doc] platform.claude.com structured-outputs#json-schema-limitations (copies)"
 _GEMINI_SCHEMA = "google-genai types.Schema + _common.BaseModel extra='forbid'"
 _GEMINI_OBSERVED = "[err] openswarm #24, zed #43231/#53919/#59938, 9router #2309"
+#: under OpenAI strict `anyOf` is no way out on the root either (openai-agents raises, the docs forbid it)
+_ROOT_UNION_FIX = (
+    "make the parameters root a plain `type: object` and move the union into a property "
+    "(`anyOf` is refused on the root too)"
+)
 
 OPENAI_STRICT_FORMATS = frozenset(
     {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
@@ -186,16 +193,14 @@ TABLE: tuple[Row, ...] = (
     *_present(OPENAI_STRICT, ("allOf", "not", "dependentRequired", "dependentSchemas", "if", "then", "else"),
               _OAI_STRUCTURED, "express it with `anyOf` or drop it and validate server-side"),
     Row(OPENAI_STRICT, Kind.KEYWORD, "oneOf", None, "[err] quoted in github.com/ai-dynamo/dynamo/pull/15153",
-        fix="use `anyOf`"),
+        fix="use `anyOf`", root_fix=_ROOT_UNION_FIX),
     Row(OPENAI_STRICT, Kind.KEYWORD, "type", None, "openai-agents strict_schema.py (`must be a non-nullable object`)",
         when=When.NULLABLE_ROOT, fix='use `type: "object"` on the parameters root'),
     Row(OPENAI_STRICT, Kind.KEYWORD, "anyOf", None, _OAI_STRUCTURED + " \"Root objects must not be anyOf\"",
-        when=When.AT_ROOT, fix="make the root a plain object and move the union into a property"),
+        when=When.AT_ROOT, fix=_ROOT_UNION_FIX),
     Row(OPENAI_STRICT, Kind.KEYWORD, "default", None, "[3p] zenn.dev/nicopin; pydantic-ai strips it", True,
         fix="state the default in the description too", conflicts_with="SL306",
         note="SL306 recommends a `default`; keep it unless OpenAI rejects the tool"),
-    *_present(OPENAI_STRICT, ("minLength", "maxLength"), "[doc] history copies; " + _OAI_PYDANTIC_AI,
-              "drop it and state the bound in the description", uncertain=True),
     Row(OPENAI_STRICT, Kind.KEYWORD, "patternProperties", None,
         _OAI_PYDANTIC_AI + "; unsupported on fine-tuned models " + _OAI_STRUCTURED, True,
         fix="declare the properties explicitly"),

@@ -5,9 +5,12 @@ and by `tests/test_sdk_oracles.py`, which run the real SDKs):
 
 - `openai-agents`: `agents.strict_schema.ensure_strict_json_schema` (FunctionTool with
   `strict_json_schema=True`, the default), for `openai-strict`.
-- `pydantic-ai-openai`: `pydantic_ai.profiles.openai.OpenAIJsonSchemaTransformer(strict=True)`, for
-  `openai-strict`.
-- `anthropic`: `anthropic.lib._parse._transform.transform_schema`, for `anthropic-strict`.
+- `pydantic-ai-openai`: `pydantic_ai.profiles.openai._OpenAIJsonSchemaTransformer(strict=True)`, for
+  `openai-strict`: what `OpenAIProvider.model_profile` gives every model but fine-tuned (`ft:`) ones
+  (it keeps `minLength`/`maxLength`, and raises on a `prefixItems` tuple).
+- `anthropic`: `anthropic.lib._parse._transform.transform_schema`, for `anthropic-strict`. The anthropic
+  SDK runs it on output formats only: `messages.create(tools=[...])` sends a strict tool's `input_schema`
+  unchanged. pydantic-ai runs it on strict Anthropic tools (`AnthropicJsonSchemaTransformer`).
 - `pydantic-ai-google`: `pydantic_ai.profiles.google.GoogleJsonSchemaTransformer`, for `gemini`.
 
 A prediction is a list of Changes, each at a JSON pointer relative to the parameters root; a change
@@ -46,10 +49,17 @@ class Change:
 
 @dataclass(frozen=True)
 class SdkModel:
+    #: the package the modelled function belongs to
     name: str
     target: str
     function: str
     predict: Callable[[JSON], list[Change]]
+    #: the SDK that runs the function on a tool's parameters, when not `name` itself
+    caller: str = ""
+
+    @property
+    def runs_in(self) -> str:
+        return self.caller or self.name
 
 
 def _walk(
@@ -189,7 +199,7 @@ def _circular_ref_chain(root: Mapping[str, Any], ref: str) -> bool:
 # ---- pydantic-ai OpenAIJsonSchemaTransformer(strict=True)
 
 _PAI_STRICT_INCOMPATIBLE = (
-    "minLength", "maxLength", "patternProperties", "unevaluatedProperties", "propertyNames", "minProperties",
+    "patternProperties", "unevaluatedProperties", "propertyNames", "minProperties",
     "maxProperties", "unevaluatedItems", "contains", "minContains", "maxContains", "uniqueItems",
 )  # fmt: skip
 
@@ -273,9 +283,21 @@ def _openai_node(pointer: str, node: Mapping[str, Any]) -> list[Change]:
         if node.get("additionalProperties") is not False:
             changes.append(Change(pointer, "sets `additionalProperties: false`", lossy="additionalProperties" in node))
         changes.extend(_required_changes(node, pointer))
-    if node.get("type") == "array" and not has_typed_items(node):
+    if node.get("type") == "array" and _is_tuple(node):
+        changes.append(Change(pointer, "raises: a `prefixItems` tuple in strict mode", rejects=True))
+    elif node.get("type") == "array" and not has_typed_items(node):
         changes.append(Change(pointer, "raises: strict mode requires typed array `items`", rejects=True))
     return changes
+
+
+def _is_tuple(node: Mapping[str, Any]) -> bool:
+    """A `prefixItems` array that `_OpenAIJsonSchemaTransformer` refuses (a one-item tuple of at most one
+    item it turns into `items` instead)."""
+    prefix = node.get("prefixItems")
+    if not isinstance(prefix, list) or not prefix:
+        return False
+    max_items = node.get("maxItems")
+    return not (len(prefix) == 1 and type(max_items) is int and max_items == 1)
 
 
 # ---- anthropic transform_schema
@@ -394,8 +416,8 @@ def _google_node(pointer: str, node: Mapping[str, Any]) -> list[Change]:
 
 SDK_MODELS: tuple[SdkModel, ...] = (
     SdkModel("openai-agents", OPENAI_STRICT, "ensure_strict_json_schema", predict_openai_agents),
-    SdkModel("pydantic-ai", OPENAI_STRICT, "OpenAIJsonSchemaTransformer(strict=True)", predict_pydantic_ai_openai),
-    SdkModel("anthropic", "anthropic-strict", "transform_schema", predict_anthropic),
+    SdkModel("pydantic-ai", OPENAI_STRICT, "_OpenAIJsonSchemaTransformer(strict=True)", predict_pydantic_ai_openai),
+    SdkModel("anthropic", "anthropic-strict", "transform_schema", predict_anthropic, caller="pydantic-ai"),
     SdkModel("pydantic-ai", GEMINI, "GoogleJsonSchemaTransformer", predict_pydantic_ai_google),
 )
 

@@ -5,7 +5,10 @@ The logic lives in benchmarks/provider_agreement.py (which prints the full repor
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import importlib.util
+import json
 import sys
 from pathlib import Path
 
@@ -18,6 +21,8 @@ _PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "provider_agreem
 _SPEC = importlib.util.spec_from_file_location("provider_agreement", _PATH)
 assert _SPEC is not None and _SPEC.loader is not None
 agreement = importlib.util.module_from_spec(_SPEC)
+from schemalint.sdk_rewrites import SDK_MODELS, outcome  # noqa: E402
+
 sys.modules["provider_agreement"] = agreement
 _SPEC.loader.exec_module(agreement)
 
@@ -86,3 +91,104 @@ def test_sl404_on_fuzzed_schemas() -> None:
         assert tally.rate >= 0.95, (name, tally.disagreements[:3])
     for name, tally in agreement.compatibility(cases).items():
         assert tally.rate >= 0.8, (name, tally.rate)
+
+
+def _strict_openai_tool(parameters: dict) -> dict:
+    return {"type": "function", "function": {"name": "t", "description": "d", "parameters": parameters, "strict": True}}
+
+
+def _sl404(definition: dict, dialect, framework: str | None = None) -> list:
+    from schemalint.rules.base import LintContext
+    from schemalint.rules.sl404_sdk_rewrite import SdkRewrite
+    from schemalint.targets import resolve_targets
+    from schemalint.testing import make_tool
+
+    tool = make_tool(definition, 0, dialect)
+    if framework is not None:
+        tool = dataclasses.replace(tool, framework=framework)
+    return list(SdkRewrite().check(tool, LintContext({id(tool): resolve_targets(tool)})))
+
+
+def _closed(properties: dict) -> dict:
+    return {"type": "object", "properties": properties, "required": list(properties), "additionalProperties": False}
+
+
+def test_pydantic_ai_model_is_the_one_openai_models_get_and_keeps_length_bounds() -> None:
+    """pydantic-ai gives every OpenAI model but `ft:` ones `_OpenAIJsonSchemaTransformer`: it keeps
+    `minLength`/`maxLength`, and SL404 (and SL402) say nothing about them."""
+    from pydantic_ai.profiles.openai import _OpenAIJsonSchemaTransformer
+    from pydantic_ai.providers.openai import OpenAIProvider
+
+    def transformer(model_name: str) -> object:
+        profile = OpenAIProvider(api_key="x").model_profile(model_name)
+        return profile.get("json_schema_transformer") if isinstance(profile, dict) else profile.json_schema_transformer
+
+    assert transformer("gpt-4o") is _OpenAIJsonSchemaTransformer
+    assert transformer("ft:gpt-4o:acme::x") is not _OpenAIJsonSchemaTransformer
+    schema = _closed({"code": {"type": "string", "minLength": 3, "maxLength": 8}})
+    assert _OpenAIJsonSchemaTransformer(copy.deepcopy(schema), strict=True).walk() == schema
+    model = next(m for m in SDK_MODELS if m.name == "pydantic-ai" and m.target == "openai-strict")
+    assert model.predict(schema) == []
+    assert agreement.schemalint_errors(schema, "openai-strict") == []
+
+
+@pytest.mark.parametrize(
+    ("array", "refused"),
+    [
+        ({"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]}, True),
+        ({"type": "array", "prefixItems": [{"type": "string"}], "items": {"type": "string"}}, True),
+        ({"type": "array", "prefixItems": [{"type": "string"}], "maxItems": 1}, False),
+    ],
+)
+def test_sl404_predicts_pydantic_ai_refusing_a_tuple(array: dict, refused: bool) -> None:
+    from pydantic_ai.exceptions import UserError
+    from pydantic_ai.profiles.openai import _OpenAIJsonSchemaTransformer
+
+    schema = _closed({"pair": array})
+    try:
+        _OpenAIJsonSchemaTransformer(copy.deepcopy(schema), strict=True).walk()
+        actual = False
+    except UserError:
+        actual = True
+    assert actual is refused
+    model = next(m for m in SDK_MODELS if m.name == "pydantic-ai" and m.target == "openai-strict")
+    assert (outcome(model.predict(schema)) == "rejected") is refused
+
+
+def test_the_anthropic_sdk_sends_a_strict_tool_schema_unchanged_and_sl404_says_who_rewrites() -> None:
+    import httpx2 as httpx
+    from anthropic import Anthropic, BadRequestError
+
+    from schemalint.model import Dialect
+
+    schema = _closed({"name": {"type": "string", "minLength": 2, "pattern": "^[a-z]+$"}})
+    sent: list[dict] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        sent.append(json.loads(request.content))
+        return httpx.Response(400, json={"type": "error", "error": {"type": "invalid_request_error", "message": "x"}})
+
+    client = Anthropic(api_key="x", http_client=httpx.Client(transport=httpx.MockTransport(answer)), max_retries=0)
+    tool = {"name": "t", "description": "d", "input_schema": copy.deepcopy(schema), "strict": True}
+    with pytest.raises(BadRequestError):
+        client.messages.create(
+            model="claude-x", max_tokens=1, messages=[{"role": "user", "content": "hi"}], tools=[tool]
+        )
+    assert sent[0]["tools"][0]["input_schema"] == schema  # no transform_schema on the way
+
+    [finding] = _sl404({"name": "t", "description": "d", "parameters": schema, "strict": True}, Dialect.ANTHROPIC)
+    assert finding.message.startswith("pydantic-ai (anthropic `transform_schema`, Anthropic strict tool use)")
+    assert "the anthropic SDK itself sends a tool's schema unchanged" in finding.message
+    assert finding.data["caller"] == "pydantic-ai"
+
+
+def test_a_pydantic_ai_tool_gets_the_anthropic_prediction_an_openai_agents_tool_does_not() -> None:
+    from schemalint.model import Dialect
+
+    schema = _closed({"name": {"type": "string", "minLength": 2}})
+    definition = {"name": "t", "description": "d", "parameters": schema, "strict": True}
+    by_framework = {
+        framework: {f.data["sdk"] for f in _sl404(definition, Dialect.ANTHROPIC, framework)}
+        for framework in ("pydantic-ai", "openai-agents")
+    }
+    assert by_framework == {"pydantic-ai": {"anthropic"}, "openai-agents": set()}

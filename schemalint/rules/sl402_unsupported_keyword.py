@@ -6,6 +6,7 @@ from functools import cache
 from typing import Any
 
 from schemalint.diagnostics import Finding
+from schemalint.dialects.gemini import sends_json_schema
 from schemalint.model import SchemaNode, Severity, join_pointer
 from schemalint.providers import GEMINI, GEMINI_REPLACEMENTS, Kind, Row, When, label, rows_for
 from schemalint.rules._provider_support import ordered_targets
@@ -26,7 +27,8 @@ class UnsupportedKeyword(NodeRule):
       `oneOf`, `anyOf` or a `type` list on the root, `unevaluatedProperties`/`unevaluatedItems`,
       `propertyNames`, `minProperties`/`maxProperties`, `contains`, `uniqueItems`, formats outside
       the documented list, `$ref` with sibling keywords, `$ref` not into root `$defs`, arrays without
-      typed `items`. Warnings: `minLength`/`maxLength`, `patternProperties`, regex lookaround.
+      typed `items`. Warnings: `patternProperties`, regex lookaround. (`minLength`/`maxLength` are
+      unsupported only on fine-tuned models, which schemalint cannot tell apart: not reported.)
       Info: `default` (one third-party report, and SL306 recommends defaults).
     - `anthropic`: a `type` list on the root (`input_schema.type` must be `"object"`).
     - `anthropic-strict`: `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`,
@@ -37,6 +39,8 @@ class UnsupportedKeyword(NodeRule):
     - `gemini` (`parameters`): every key google-genai's `types.Schema` does not know (`const`,
       `oneOf`, `allOf`, `$ref`, `$defs`, `$schema`, `exclusiveMinimum`, `multipleOf`, `examples`,
       ...), `type` lists, non-string `enum` values, recursion. Info: `additionalProperties`.
+      A declaration that sends `parametersJsonSchema` instead is JSON Schema, sent as is
+      (google-genai types it `Any`): none of these apply to it.
 
     Upper-case Gemini type names (`OBJECT`, `STRING`) are that dialect's spelling and are fine.
 
@@ -90,6 +94,8 @@ class UnsupportedKeyword(NodeRule):
             return  # most schemas use no keyword any target has a row for
         reported: set[int] = set()  # ids of the rows reported: a Row's dataclass hash reads all its fields
         for target in ordered_targets(node.tool, context):
+            if target == GEMINI and sends_json_schema(node.tool):
+                continue  # the `gemini` rows are about `parameters` (OpenAPI subset), not JSON Schema
             by_keyword, always = _keyword_rows(target, node.is_root)
             if not always and by_keyword.keys().isdisjoint(schema):
                 continue  # most schemas use no keyword the target has a row for
@@ -100,6 +106,8 @@ class UnsupportedKeyword(NodeRule):
                 for keyword, detail in self._violations(row, node):
                     reported.add(id(row))
                     fix = GEMINI_REPLACEMENTS.get(keyword, row.fix) if row.target == GEMINI else row.fix
+                    if node.is_root and row.root_fix:
+                        fix = row.root_fix
                     certainty = " (reported, not documented)" if row.uncertain else ""
                     conflict = f"; conflicts with {row.conflicts_with}: {row.note}" if row.conflicts_with else ""
                     yield Finding(

@@ -6,9 +6,9 @@ from schemalint.diagnostics import Finding
 from schemalint.model import Severity, Tool
 from schemalint.providers import label
 from schemalint.rules.base import LintContext, ToolRule, rule_options
-from schemalint.sdk_rewrites import SDK_MODELS, Change, outcome
+from schemalint.sdk_rewrites import SDK_MODELS, Change, SdkModel, outcome
 
-_SDK_NAMES = frozenset(model.name for model in SDK_MODELS)
+_SDK_NAMES = frozenset(model.runs_in for model in SDK_MODELS)
 #: how many changes a message spells out before "and N more"
 SHOWN_CHANGES = 4
 
@@ -29,9 +29,13 @@ class SdkRewrite(ToolRule):
     | target | SDK function |
     |---|---|
     | `openai-strict` | openai-agents `ensure_strict_json_schema` (strict function tools, the default) |
-    | `openai-strict` | pydantic-ai `OpenAIJsonSchemaTransformer(strict=True)` |
-    | `anthropic-strict` | anthropic `transform_schema` |
+    | `openai-strict` | pydantic-ai `_OpenAIJsonSchemaTransformer(strict=True)` (every model but `ft:` ones) |
+    | `anthropic-strict` | anthropic `transform_schema`, as pydantic-ai runs it on strict tools |
     | `gemini` | pydantic-ai `GoogleJsonSchemaTransformer` |
+
+    The anthropic SDK itself does not rewrite tools: `messages.create(tools=[...])` sends a strict
+    tool's `input_schema` as written (it runs `transform_schema` on output formats only), so the
+    Anthropic row is about tools sent through pydantic-ai.
 
     Typical losses: an optional property made required without becoming nullable (the model must
     invent a value); `oneOf` turned into `anyOf` (exclusivity lost); `minLength`, `pattern`,
@@ -82,7 +86,7 @@ class SdkRewrite(ToolRule):
         for model in SDK_MODELS:
             if model.target not in targets:
                 continue
-            if tool.framework in _SDK_NAMES and tool.framework != model.name:
+            if tool.framework in _SDK_NAMES and tool.framework != model.runs_in:
                 continue  # a tool written for one SDK goes through that SDK only
             changes = model.predict(tool.parameters)
             result = outcome(changes)
@@ -96,11 +100,13 @@ class SdkRewrite(ToolRule):
                 continue
             lost = any(c.lossy for c in shown)
             yield Finding(
-                f"{model.name} (`{model.function}`, {label(model.target)}) {verb}: {_describe(shown)}"
-                + ("; information is lost" if lost and result != "rejected" else ""),
+                f"{_who(model)}, {label(model.target)}) {verb}: {_describe(shown)}"
+                + ("; information is lost" if lost and result != "rejected" else "")
+                + _not_by(model),
                 tool.parameters_pointer,
                 data={
                     "sdk": model.name,
+                    "caller": model.runs_in,
                     "function": model.function,
                     "target": model.target,
                     "outcome": result,
@@ -109,6 +115,21 @@ class SdkRewrite(ToolRule):
                     ],
                 },
             )
+
+
+def _who(model: SdkModel) -> str:
+    """`openai-agents (`ensure_strict_json_schema`` or, for a function another SDK runs,
+    `pydantic-ai (anthropic `transform_schema``."""
+    if model.runs_in == model.name:
+        return f"{model.name} (`{model.function}`"
+    return f"{model.runs_in} ({model.name} `{model.function}`"
+
+
+def _not_by(model: SdkModel) -> str:
+    """Who does not rewrite, when the function's own package does not run it on tools."""
+    if model.runs_in == model.name:
+        return ""
+    return f" (the {model.name} SDK itself sends a tool's schema unchanged)"
 
 
 def _describe(changes: list[Change]) -> str:

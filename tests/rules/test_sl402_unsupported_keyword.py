@@ -63,7 +63,6 @@ def test_openai_strict_message_names_the_replacement() -> None:
 @pytest.mark.parametrize(
     "schema",
     [
-        {"type": "string", "minLength": 1},
         {"type": "string", "pattern": "^(?!x)"},
         {"type": "object", "patternProperties": {"^a": {"type": "string"}}},
     ],
@@ -236,3 +235,54 @@ def test_root_only_rows_still_report_at_the_root() -> None:
         "/0/parameters/enum",
         "/0/parameters/type",
     }
+
+
+@pytest.mark.parametrize("schema", [{"type": "string", "minLength": 1}, {"type": "string", "maxLength": 64}])
+def test_length_bounds_are_not_reported_under_openai_strict(schema: dict) -> None:
+    """OpenAI documents them as unsupported on fine-tuned models only, and pydantic-ai keeps them for every
+    other model (`_OpenAIJsonSchemaTransformer._strict_supports_length_constraints`)."""
+    assert findings(prop(schema)) == []
+
+
+@pytest.mark.parametrize("keyword", ["oneOf", "anyOf"])
+def test_a_root_union_under_openai_strict_is_told_to_move_into_a_property_not_to_use_any_of(keyword: str) -> None:
+    branches = [
+        {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"], "additionalProperties": False},
+        {"type": "object", "properties": {"b": {"type": "integer"}}, "required": ["b"], "additionalProperties": False},
+    ]
+    root = [f for f in findings({keyword: branches}) if f.pointer == f"/0/parameters/{keyword}"]
+    assert root and all("use `anyOf`" not in f.message for f in root)
+    assert all("move the union into a property" in f.message for f in root)
+    # below the root, `anyOf` is still the way out of `oneOf`
+    [nested] = findings(prop({"oneOf": [{"type": "string"}, {"type": "integer"}]}))
+    assert nested.message.endswith("use `anyOf`")
+
+
+def test_gemini_json_schema_parameters_are_not_held_to_the_openapi_subset() -> None:
+    import json
+
+    from schemalint.dialects import detect_tools
+    from schemalint.dialects.gemini import sends_json_schema
+    from schemalint.loaders.jsonyaml import load_json
+
+    json_schema = {
+        "type": "object",
+        "properties": {
+            "kind": {"const": "a"},
+            "item": {"$ref": "#/$defs/Item"},
+            "when": {"type": ["string", "null"]},
+            "n": {"type": "integer", "exclusiveMinimum": 0},
+        },
+        "required": ["kind", "item"],
+        "$defs": {"Item": {"type": "object", "properties": {"id": {"type": "string"}}}},
+    }
+    for key, expected in (("parametersJsonSchema", True), ("parameters_json_schema", True), ("parameters", False)):
+        document = {"functionDeclarations": [{"name": "get_x", "description": "d", key: json_schema}]}
+        [tool] = detect_tools(load_json(json.dumps(document), "t.json"))
+        assert sends_json_schema(tool) is expected
+        found = run_rule(UnsupportedKeyword(), [{"name": "get_x", "parameters": json_schema}], Dialect.GEMINI)
+        assert found  # the same schema as `parameters` breaks the OpenAPI subset
+        context = LintContext({id(tool): frozenset({"gemini"})})
+        nodes = tool.schema_nodes()
+        got = [f for node in nodes for f in UnsupportedKeyword().check(node, context)]
+        assert bool(got) is not expected, (key, [f.message for f in got])
