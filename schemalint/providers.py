@@ -50,6 +50,7 @@ class When(str, enum.Enum):
     RECURSIVE_REF = "recursive-ref"  # a `$ref` to itself or an enclosing definition
     NON_LOCAL_REF = "non-local-ref"  # a `$ref` that is not `#` or `#/$defs/<name>` (`#/definitions/<name>`)
     NULLABLE_ROOT = "nullable-root"  # the parameters root's `type` is a list (`["object", "null"]`)
+    BOOLEAN_SUBSCHEMA = "boolean-subschema"  # key `*`: `true`/`false` as a schema under one of the keywords in `value`
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,8 @@ _OAI_PYDANTIC_AI = "pydantic-ai profiles/openai.py @e5b2aa9f (_STRICT_INCOMPATIB
 _ANT_STRICT = "[doc] platform.claude.com structured-outputs#json-schema-limitations (copies)"
 _GEMINI_SCHEMA = "google-genai types.Schema + _common.BaseModel extra='forbid'"
 _GEMINI_OBSERVED = "[err] openswarm #24, zed #43231/#53919/#59938, 9router #2309"
+#: what to write instead of a boolean subschema
+_BOOLEAN_FIX = "write a schema object instead (`{}` for `true`; drop what `false` forbids)"
 #: under OpenAI strict `anyOf` is no way out on the root either (openai-agents raises, the docs forbid it)
 _ROOT_UNION_FIX = (
     "make the parameters root a plain `type: object` and move the union into a property "
@@ -219,6 +222,9 @@ TABLE: tuple[Row, ...] = (
         when=When.NON_LOCAL_REF, fix="move the target under root `$defs` and point at `#/$defs/<name>`"),
     Row(OPENAI_STRICT, Kind.KEYWORD, "items", None, "pydantic-ai profiles/openai.py (issue #4425)",
         when=When.UNTYPED_ITEMS, fix="give `items` a `type`"),
+    Row(OPENAI_STRICT, Kind.KEYWORD, "*", ("properties", "anyOf", "oneOf", "allOf", "$defs", "definitions"),
+        _OAI_STRUCTURED + " (supported types: no boolean schemas); openai-agents strict_schema.py raises TypeError",
+        when=When.BOOLEAN_SUBSCHEMA, fix="openai-agents raises a TypeError on it; " + _BOOLEAN_FIX),
     Row(OPENAI_STRICT, Kind.LIMIT, "max-total-properties", 5000, _OAI_STRUCTURED + " (history: 100)"),
     Row(OPENAI_STRICT, Kind.LIMIT, "max-depth", 10, _OAI_STRUCTURED + " (history: 5)"),
     Row(OPENAI_STRICT, Kind.LIMIT, "max-total-string-length", 120_000, _OAI_STRUCTURED + " (history: 15,000)"),
@@ -264,6 +270,11 @@ TABLE: tuple[Row, ...] = (
         fix="unroll the recursion to a fixed depth"),
     Row(ANTHROPIC_STRICT, Kind.KEYWORD, "$ref", None, _ANT_STRICT + " (external $ref)", when=When.NON_LOCAL_REF,
         fix="move the target under root `$defs` and point at `#/$defs/<name>`"),
+    Row(ANTHROPIC_STRICT, Kind.KEYWORD, "*", ("properties", "items", "anyOf", "oneOf", "allOf", "$defs"),
+        "anthropic lib/_parse/_transform.py transform_schema (TypeError; pydantic-ai runs it on strict tools); "
+        "not in the supported list of " + _ANT_STRICT, True, When.BOOLEAN_SUBSCHEMA,
+        "anthropic `transform_schema` (pydantic-ai runs it on strict tools) raises a TypeError on it; "
+        + _BOOLEAN_FIX),
     Row(ANTHROPIC_STRICT, Kind.LIMIT, "max-strict-tools", 20,
         _ANT_STRICT + "; github.com/camel-ai/camel/pull/4171 (`Too many strict tools`)"),
     Row(ANTHROPIC_STRICT, Kind.LIMIT, "max-optional-parameters", 24, _ANT_STRICT),
@@ -284,6 +295,8 @@ TABLE: tuple[Row, ...] = (
     Row(GEMINI, Kind.LIMIT, "max-tools", 128, "[doc] cloud.google.com vertex function-calling reference (older: 64)"),
     Row(GEMINI, Kind.KEYWORD, "*", GEMINI_SCHEMA_KEYS, _GEMINI_SCHEMA + "; " + _GEMINI_OBSERVED,
         when=When.NOT_ALLOWED, fix="drop it (or send the schema as `parametersJsonSchema`)"),
+    Row(GEMINI, Kind.KEYWORD, "*", ("properties", "items", "anyOf"), _GEMINI_SCHEMA + " (a boolean is not a Schema)",
+        when=When.BOOLEAN_SUBSCHEMA, fix="google-genai's `types.Schema` refuses it; " + _BOOLEAN_FIX),
     Row(GEMINI, Kind.KEYWORD, "type", None, "[err] zed #43231 (\"Proto field is not repeating\")",
         when=When.TYPE_LIST, fix="use a single `type` with `nullable: true`, or `anyOf`"),
     Row(GEMINI, Kind.KEYWORD, "enum", None, "google-genai types.Schema.enum (list[str])",

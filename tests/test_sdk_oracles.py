@@ -192,3 +192,44 @@ def test_a_pydantic_ai_tool_gets_the_anthropic_prediction_an_openai_agents_tool_
         for framework in ("pydantic-ai", "openai-agents")
     }
     assert by_framework == {"pydantic-ai": {"anthropic"}, "openai-agents": set()}
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        _closed({"p": True}),
+        _closed({"p": False}),
+        _closed({"p": {"anyOf": [True, {"type": "null"}]}}),
+        _closed({"p": {"type": "array", "items": True}}),
+        {**_closed({"p": {"$ref": "#/$defs/X"}}), "$defs": {"X": True}},
+    ],
+)
+def test_boolean_subschemas_the_sdks_refuse_are_reported(schema: dict) -> None:
+    """Each SDK that raises on a boolean subschema has an SL402 finding for its target naming it."""
+    from agents.strict_schema import ensure_strict_json_schema
+    from anthropic.lib._parse._transform import transform_schema
+    from google.genai import types
+
+    from schemalint.rules.sl402_unsupported_keyword import UnsupportedKeyword
+    from schemalint.testing import run_rule
+
+    def raises(function) -> bool:
+        try:
+            function(copy.deepcopy(schema))
+        except Exception:
+            return True
+        return False
+
+    refusals = {
+        ("openai-strict", "openai-agents", agreement.DIALECT["openai-strict"]): raises(ensure_strict_json_schema),
+        ("anthropic-strict", "transform_schema", agreement.DIALECT["anthropic-strict"]): raises(transform_schema),
+        ("gemini", "google-genai", agreement.DIALECT["gemini"]): raises(types.Schema.model_validate),
+    }
+    for (target, sdk, dialect), refused in refusals.items():
+        if not refused:
+            continue
+        tool = {"name": "t", "description": "d", "parameters": schema}
+        messages = [f.message for f in run_rule(UnsupportedKeyword(), [tool], dialect, (target,))]
+        # or the keyword holding it is reported on its own (untyped `items`; `$defs` outside Gemini's subset)
+        reported_otherwise = any("typed `items`" in m or m.startswith("`$defs`") for m in messages)
+        assert any(sdk in m for m in messages) or reported_otherwise, (target, messages)

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from typing import Any
 
@@ -39,6 +39,10 @@ class UnsupportedKeyword(NodeRule):
     - `gemini` (`parameters`): every key google-genai's `types.Schema` does not know (`const`,
       `oneOf`, `allOf`, `$ref`, `$defs`, `$schema`, `exclusiveMinimum`, `multipleOf`, `examples`,
       ...), `type` lists, non-string `enum` values, recursion. Info: `additionalProperties`.
+    - Boolean subschemas (`properties: {"p": true}`, `items: true`, `anyOf: [true, ...]`):
+      `openai-strict` (error: openai-agents raises), `gemini` (error: google-genai's `Schema`
+      refuses them), `anthropic-strict` (warning: `transform_schema`, as pydantic-ai runs it,
+      raises). The message names the SDK that refuses it.
       A declaration that sends `parametersJsonSchema` instead is JSON Schema, sent as is
       (google-genai types it `Any`): none of these apply to it.
 
@@ -103,20 +107,16 @@ class UnsupportedKeyword(NodeRule):
             for row in candidates:
                 if id(row) in reported or (row.conflicts_with and is_forwarded(node.tool)):
                     continue
+                if row.when is When.BOOLEAN_SUBSCHEMA:
+                    for keyword, pointer, detail in _boolean_subschemas(row, node):
+                        yield _finding(row, node, keyword, detail, pointer, row.fix, key=False)
+                    continue
                 for keyword, detail in self._violations(row, node):
                     reported.add(id(row))
                     fix = GEMINI_REPLACEMENTS.get(keyword, row.fix) if row.target == GEMINI else row.fix
                     if node.is_root and row.root_fix:
                         fix = row.root_fix
-                    certainty = " (reported, not documented)" if row.uncertain else ""
-                    conflict = f"; conflicts with {row.conflicts_with}: {row.note}" if row.conflicts_with else ""
-                    yield Finding(
-                        f"{detail} is not supported by {label(row.target)}{certainty}: {fix}{conflict}",
-                        _pointer(node, keyword),
-                        key=keyword in schema,
-                        severity=finding_severity(node.tool, row.target, row.severity),
-                        data={"target": row.target, "keyword": keyword, "source": row.source},
-                    )
+                    yield _finding(row, node, keyword, detail, _pointer(node, keyword), fix, key=keyword in schema)
 
     def _violations(self, row: Row, node: SchemaNode) -> Iterator[tuple[str, str]]:
         """(keyword, what is wrong) for each use of the row's keyword that the row rejects."""
@@ -176,6 +176,40 @@ class UnsupportedKeyword(NodeRule):
         return self._recursive[1]
 
 
+def _finding(row: Row, node: SchemaNode, keyword: str, detail: str, pointer: str, fix: str, *, key: bool) -> Finding:
+    certainty = " (reported, not documented)" if row.uncertain else ""
+    conflict = f"; conflicts with {row.conflicts_with}: {row.note}" if row.conflicts_with else ""
+    return Finding(
+        f"{detail} is not supported by {label(row.target)}{certainty}: {fix}{conflict}",
+        pointer,
+        key=key,
+        severity=finding_severity(node.tool, row.target, row.severity),
+        data={"target": row.target, "keyword": keyword, "source": row.source},
+    )
+
+
+def _boolean_subschemas(row: Row, node: SchemaNode) -> Iterator[tuple[str, str, str]]:
+    """(keyword, pointer, what is wrong) for each `true`/`false` written as a schema under the row's keywords
+    (`additionalProperties: false` is not one: it is the closure every strict mode asks for)."""
+    for keyword in row.value:
+        value = node.schema.get(keyword)
+        if isinstance(value, Mapping) and keyword in ("properties", "$defs", "definitions"):
+            members: Iterable[tuple[Any, Any]] = value.items()
+        elif isinstance(value, list):
+            members = enumerate(value)
+        else:
+            members = [(None, value)]
+        for token, member in members:
+            if isinstance(member, bool):
+                tokens = (keyword,) if token is None else (keyword, str(token))
+                where = "/".join(tokens)
+                yield (
+                    keyword,
+                    join_pointer(node.pointer, *tokens),
+                    f"a boolean schema (`{str(member).lower()}`) at `{where}`",
+                )
+
+
 #: rows about the parameters root only: left out below it (most of OpenAI's are)
 _ROOT_ONLY = frozenset((When.AT_ROOT, When.NULLABLE_ROOT))
 
@@ -189,7 +223,7 @@ def _keyword_rows(target: str, at_root: bool) -> tuple[dict[str, tuple[Row, ...]
     for row in rows_for(target, Kind.KEYWORD):
         if row.when in _ROOT_ONLY and not at_root:
             continue
-        if row.when in (When.NOT_ALLOWED, When.UNTYPED_ITEMS):
+        if row.when in (When.NOT_ALLOWED, When.UNTYPED_ITEMS, When.BOOLEAN_SUBSCHEMA):
             always.append(row)
         else:
             by_keyword.setdefault(row.key, []).append(row)

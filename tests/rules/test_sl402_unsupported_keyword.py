@@ -286,3 +286,32 @@ def test_gemini_json_schema_parameters_are_not_held_to_the_openapi_subset() -> N
         nodes = tool.schema_nodes()
         got = [f for node in nodes for f in UnsupportedKeyword().check(node, context)]
         assert bool(got) is not expected, (key, [f.message for f in got])
+
+
+@pytest.mark.parametrize(
+    ("where", "schema"),
+    [
+        ("properties/p", prop(True)),
+        ("properties/p/anyOf/0", prop({"anyOf": [True, {"type": "null"}]})),
+        ("properties/p/items", prop({"type": "array", "items": False})),
+    ],
+)
+def test_boolean_subschemas_are_reported_per_target_naming_the_sdk(where: str, schema: dict) -> None:
+    expected = {
+        "openai-strict": (Severity.ERROR, "openai-agents"),
+        "anthropic-strict": (Severity.WARNING, "pydantic-ai"),
+        "gemini": (Severity.ERROR, "google-genai"),
+    }
+    if where.endswith("items"):
+        del expected["openai-strict"]  # reported as an array without typed `items` instead
+    for target, (severity, sdk) in expected.items():
+        dialect = {"openai-strict": Dialect.OPENAI_CHAT, "anthropic-strict": Dialect.ANTHROPIC}.get(
+            target, Dialect.GEMINI
+        )
+        found = [f for f in findings(schema, dialect, targets=(target,)) if "boolean schema" in f.message]
+        assert [f.pointer for f in found] == [f"/0/parameters/{where}"], target
+        assert found[0].severity is severity and sdk in found[0].message, (target, found[0].message)
+    # `additionalProperties: false` is a boolean schema every strict mode asks for; non-strict targets say nothing
+    assert all(
+        "boolean schema" not in f.message for f in findings(schema, strict=None, targets=("openai", "anthropic"))
+    )
