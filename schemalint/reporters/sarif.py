@@ -14,6 +14,7 @@ from urllib.parse import quote
 
 from schemalint import __version__
 from schemalint.diagnostics import Diagnostic
+from schemalint.diff.sources import split_git_spec
 from schemalint.fingerprints import fingerprints
 from schemalint.loaders import Document
 from schemalint.model import Severity
@@ -48,6 +49,11 @@ def _rule_descriptor(code: str) -> dict[str, Any]:
 
 
 def _artifact_location(path: str) -> dict[str, Any]:
+    """The file's URI; for `REF:path` (a file as it was at a git revision) the path in the working tree,
+    the only place code scanning can show."""
+    revision = split_git_spec(path)
+    if revision is not None:
+        path = revision[1]
     posix = PurePosixPath(path)
     if posix.is_absolute() or Path(path).is_absolute():
         return {"uri": Path(path).resolve().as_uri()}
@@ -58,31 +64,36 @@ def _result(
     diagnostic: Diagnostic, rule_index: int, fingerprint: str, artifact_location: dict[str, Any]
 ) -> dict[str, Any]:
     span = diagnostic.span
-    location: dict[str, Any] = {
-        "physicalLocation": {
-            "artifactLocation": artifact_location,
-            "region": {
-                "startLine": span.line,
-                "startColumn": span.column,
-                "endLine": span.end_line,
-                "endColumn": max(span.end_column, span.column + 1 if span.end_line == span.line else 1),
-            },
-        },
+    region = {
+        "startLine": span.line,
+        "startColumn": span.column,
+        "endLine": span.end_line,
+        "endColumn": max(span.end_column, span.column + 1 if span.end_line == span.line else 1),
     }
+    message = diagnostic.message
+    properties: dict[str, Any] = {"pointer": diagnostic.pointer, "tool": diagnostic.tool, "slug": diagnostic.slug}
+    revision = split_git_spec(diagnostic.path)
+    if revision is not None:
+        # a finding in an older version (a removed tool): its lines are not the working tree's, so the
+        # result points at the file and says where the finding was
+        ref, _ = revision
+        message += f" (at {diagnostic.path} line {span.line})"
+        properties.update(ref=ref, refLine=span.line)
+        region = {"startLine": 1}
+    location: dict[str, Any] = {"physicalLocation": {"artifactLocation": artifact_location, "region": region}}
     if diagnostic.pointer or diagnostic.tool:
         location["logicalLocations"] = [
             {"name": diagnostic.tool or "", "fullyQualifiedName": f"{diagnostic.path}#{diagnostic.pointer}"}
         ]
-    result: dict[str, Any] = {
+    return {
         "ruleId": diagnostic.code,
         "ruleIndex": rule_index,
         "level": _LEVELS[diagnostic.severity],
-        "message": {"text": diagnostic.message},
+        "message": {"text": message},
         "locations": [location],
         "partialFingerprints": {FINGERPRINT_KEY: fingerprint},
-        "properties": {"pointer": diagnostic.pointer, "tool": diagnostic.tool, "slug": diagnostic.slug},
+        "properties": properties,
     }
-    return result
 
 
 def render_encoded(

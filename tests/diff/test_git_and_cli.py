@@ -197,3 +197,20 @@ def test_git_folders_and_paths_relative_to_a_subfolder(repo: Path, monkeypatch: 
     monkeypatch.chdir(repo / "tools")
     code, out = run("diff", "HEAD:github.json", "github.json", "--output-format", "json")
     assert [(f["code"], f["path"]) for f in json.loads(out)] == [("SL901", "HEAD:github.json")]
+
+
+def test_sarif_places_a_removed_tool_in_the_working_tree_file(repo: Path) -> None:
+    import jsonschema
+
+    remove_last_tool(repo)
+    code, out = run("check", "--against", "HEAD", "--select", "SL9", "--output-format", "sarif")
+    assert code == 1
+    log = json.loads(out)
+    schema = json.loads((Path(__file__).parents[1] / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
+    jsonschema.validate(log, schema, cls=jsonschema.Draft7Validator)
+    [result] = log["runs"][0]["results"]
+    location = result["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"] == {"uri": "tools.json", "uriBaseId": "%SRCROOT%"}
+    assert location["region"] == {"startLine": 1}
+    assert result["properties"]["ref"] == "HEAD" and result["properties"]["refLine"] > 1
+    assert result["message"]["text"].endswith(f"(at HEAD:tools.json line {result['properties']['refLine']})")
