@@ -13,8 +13,8 @@ from pathlib import Path
 from schemalint.config import Config
 from schemalint.diagnostics import Diagnostic
 from schemalint.diff.compare import Change, SchemaView, Side, ToolComparison, canonical, show
-from schemalint.diff.matching import Matching, Pairing, match_tools
-from schemalint.diff.sources import RawSource, SourceError, read_side
+from schemalint.diff.matching import Matching, Pairing, match_tools, with_renames
+from schemalint.diff.sources import RawSource, SourceError, read_side, split_git_spec
 from schemalint.engine import ConfigResolver, LintOptions, LintResult, RuleSet, SourceResult, load_source, locate
 from schemalint.loaders import Document
 from schemalint.model import Severity, Tool
@@ -64,15 +64,24 @@ def load_raw(raw: Iterable[RawSource], config: Config) -> list[SourceResult]:
     return [load_source(r.path, r.text, config, r.explicit, skip_non_tool_files=True) for r in raw]
 
 
-def diff_sources(old: Sequence[SourceResult], new: Sequence[SourceResult], config: Config) -> list[Diagnostic]:
-    """The change findings between two loaded sides, placed in their files and filtered by `config`."""
+def diff_sources(
+    old: Sequence[SourceResult],
+    new: Sequence[SourceResult],
+    config: Config,
+    same_files: Mapping[str, str] | None = None,
+) -> list[Diagnostic]:
+    """The change findings between two loaded sides, placed in their files and filtered by `config`.
+
+    `same_files` maps an old file to its new version (git renames); by default a file is its namesake
+    on the other side (`REF:path` and `path`), or the one file of each side."""
     rules = RuleSet(config)
     old_tools = [tool for source in old for tool in source.tools]
     new_tools = [tool for source in new for tool in source.tools]
     documents = {s.path: s.document for s in (*old, *new)}
+    files = same_files if same_files is not None else _namesakes(old, new)
     diagnostics: list[Diagnostic] = []
     seen: set[tuple[str, str, str, str]] = set()
-    for change, tool in compare_tools(old_tools, new_tools):
+    for change, tool in compare_tools(old_tools, new_tools, files):
         if change.code not in rules.enabled:
             continue
         identity = (change.code, change.path, change.pointer, change.message)
@@ -115,9 +124,50 @@ def _unsuppressed(
     ]
 
 
-def compare_tools(old_tools: Sequence[Tool], new_tools: Sequence[Tool]) -> list[tuple[Change, str | None]]:
-    """Every change between two tool lists, each with the name of the tool it concerns."""
-    matching = match_tools(old_tools, new_tools)
+def _namesakes(old: Sequence[SourceResult], new: Sequence[SourceResult]) -> dict[str, str]:
+    old_paths = [s.path for s in old if s.tools]
+    new_paths = [s.path for s in new if s.tools]
+    if len(old_paths) == len(new_paths) == 1:
+        return {old_paths[0]: new_paths[0]}
+    new_by_name = {path: path for path in new_paths}
+    out = {}
+    for path in old_paths:
+        revision = split_git_spec(path)
+        name = new_by_name.get(revision[1] if revision is not None else path)
+        if name is not None:
+            out[path] = name
+    return out
+
+
+def match_by_file(old_tools: Sequence[Tool], new_tools: Sequence[Tool], same_files: Mapping[str, str]) -> Matching:
+    """Tools paired by name within each file and its new version (`same_files`), then across files for
+    the tools left over (moved from one file to another), then renames among the rest."""
+    new_by_file: dict[str, list[Tool]] = {}
+    for tool in new_tools:
+        new_by_file.setdefault(tool.path, []).append(tool)
+    old_by_file: dict[str, list[Tool]] = {}
+    for tool in old_tools:
+        old_by_file.setdefault(tool.path, []).append(tool)
+    pairs: list[Pairing] = []
+    paired: set[int] = set()
+    for old_path, new_path in same_files.items():
+        in_file = match_tools(old_by_file.get(old_path, []), new_by_file.get(new_path, []), renames=False)
+        pairs += in_file.pairs
+        paired.update(id(t) for p in in_file.pairs for t in (p.old, p.new))
+    moved = match_tools(
+        [t for t in old_tools if id(t) not in paired], [t for t in new_tools if id(t) not in paired], renames=False
+    )
+    return with_renames(Matching(pairs + moved.pairs, moved.removed, moved.added))
+
+
+def compare_tools(
+    old_tools: Sequence[Tool], new_tools: Sequence[Tool], same_files: Mapping[str, str] | None = None
+) -> list[tuple[Change, str | None]]:
+    """Every change between two tool lists, each with the name of the tool it concerns; with
+    `same_files`, tools pair within a file first (match_by_file)."""
+    matching = (
+        match_tools(old_tools, new_tools) if same_files is None else match_by_file(old_tools, new_tools, same_files)
+    )
     out: list[tuple[Change, str | None]] = []
     for tool in matching.removed:
         out.append((_presence_change(tool, removed=True), tool.name))

@@ -1,7 +1,9 @@
 """`schemalint check --against REF`: lint the tool files changed since REF and add their breaking changes.
 
 Changed files are `git diff --name-only REF` plus untracked files (or, with `staged`, `git diff
---cached --name-only REF`, read from the index: what the commit will contain). Git is only read.
+--cached --name-only REF`, read from the index: what the commit will contain). Tools pair within a
+file and its version at REF (git renames followed), then across files for tools that moved. Git is
+only read.
 """
 
 from __future__ import annotations
@@ -23,6 +25,23 @@ def changed_files(ref: str, root: Path, staged: bool) -> list[str]:
     if not staged:
         names += run_git(["ls-files", "--others", "--exclude-standard", "-z"], root).split(b"\0")
     return sorted({n.decode("utf-8", "surrogateescape") for n in names if n})
+
+
+def renamed_files(ref: str, root: Path, staged: bool) -> dict[str, str]:
+    """Old path -> new path (relative to the repository root) of the files git sees as renamed since REF."""
+    command = ["diff", "--name-status", "-M", "-z", *(["--cached"] if staged else []), ref, "--"]
+    fields = [f.decode("utf-8", "surrogateescape") for f in run_git(command, root).split(b"\0")]
+    out: dict[str, str] = {}
+    index = 0
+    while index < len(fields) and fields[index]:
+        status = fields[index]
+        if status.startswith(("R", "C")):
+            if status.startswith("R"):
+                out[fields[index + 1]] = fields[index + 2]
+            index += 3
+        else:
+            index += 2
+    return out
 
 
 def _under(path: Path, folders: Sequence[Path]) -> bool:
@@ -52,6 +71,8 @@ def lint_against(ref: str, paths: Sequence[str], options: LintOptions, staged: b
     present_at_ref = set(_tree_files(ref, root))
     old_raw: list[RawSource] = []
     new_sources = []
+    renames = {new: old for old, new in renamed_files(ref, root, staged).items()}
+    same_files: dict[str, str] = {}  # an old file (REF:path) -> its version now
     for relative in changed_files(ref, root, staged):
         absolute = (root / relative).resolve()
         config = resolver.for_path(absolute)
@@ -65,12 +86,16 @@ def lint_against(ref: str, paths: Sequence[str], options: LintOptions, staged: b
         new = _new_version(root, relative, absolute, shown, staged)
         if new is not None:
             new_sources.append(load_source(shown, new.text, config, True, skip_non_tool_files=True))
+            before = relative if relative in present_at_ref else renames.get(relative)
+            if before is not None:
+                same_files[f"{ref}:{display_path(root / before)}"] = shown
     result = run_rules(new_sources)
     config = resolver.for_path(Path.cwd() / "_")
     old_sources = load_raw(old_raw, config)
     enabled = RuleSet(config).enabled
     extra = [d for s in old_sources for d in s.diagnostics if d.code in enabled]
-    diagnostics: list[Diagnostic] = result.diagnostics + extra + diff_sources(old_sources, new_sources, config)
+    changes = diff_sources(old_sources, new_sources, config, same_files)
+    diagnostics: list[Diagnostic] = result.diagnostics + extra + changes
     diagnostics.sort(key=Diagnostic.sort_key)
     return LintResult(diagnostics, [*new_sources, *old_sources])
 

@@ -80,8 +80,8 @@ def description_similarity(a: str | None, b: str | None) -> float:
     return matcher.ratio()
 
 
-def match_tools(old_tools: Sequence[Tool], new_tools: Sequence[Tool]) -> Matching:
-    """Pairs by name (in order, so duplicated names pair up one by one), then renames."""
+def match_tools(old_tools: Sequence[Tool], new_tools: Sequence[Tool], renames: bool = True) -> Matching:
+    """Pairs by name (in order, so duplicated names pair up one by one), then (with `renames`) renames."""
     by_name: dict[str, list[Tool]] = {}
     for tool in new_tools:
         if tool.name is not None:
@@ -96,11 +96,17 @@ def match_tools(old_tools: Sequence[Tool], new_tools: Sequence[Tool]) -> Matchin
             removed.append(tool)
     paired_new = {id(p.new) for p in pairs}
     added = [t for t in new_tools if t.name is not None and id(t) not in paired_new]
+    return with_renames(Matching(pairs, removed, added)) if renames else Matching(pairs, removed, added)
+
+
+def with_renames(matching: Matching) -> Matching:
+    """`matching` with its removed and added tools that are one renamed tool paired up."""
+    removed, added = matching.removed, matching.added
     renames = _renames(removed, added)
     renamed_old = {id(p.old) for p in renames}
     renamed_new = {id(p.new) for p in renames}
     return Matching(
-        pairs + renames,
+        matching.pairs + renames,
         [t for t in removed if id(t) not in renamed_old],
         [t for t in added if id(t) not in renamed_new],
     )

@@ -214,3 +214,46 @@ def test_sarif_places_a_removed_tool_in_the_working_tree_file(repo: Path) -> Non
     assert location["region"] == {"startLine": 1}
     assert result["properties"]["ref"] == "HEAD" and result["properties"]["refLine"] > 1
     assert result["message"]["text"].endswith(f"(at HEAD:tools.json line {result['properties']['refLine']})")
+
+
+def require_assignee(tools: list[dict[str, object]]) -> list[dict[str, object]]:
+    """create_issue gains a required parameter: a break (SL903) in whatever file it is in."""
+    schema = tools[1]["inputSchema"]
+    schema["properties"]["assignee"] = {"type": "string"}  # type: ignore[index]
+    schema["required"] = ["title", "assignee"]  # type: ignore[index]
+    return tools
+
+
+def changes_by_file(*extra: str) -> dict[str, set[str]]:
+    code, out = run("check", "--against", "HEAD", "--select", "SL9", "--output-format", "json", *extra)
+    assert code in (0, 1), out
+    found: dict[str, set[str]] = {}
+    for finding in json.loads(out):
+        found.setdefault(finding["path"], set()).add(f"{finding['code']} {finding['tool']}")
+    return found
+
+
+def test_check_against_pairs_tools_within_their_file_before_across_files(repo: Path) -> None:
+    write(repo / "a_copy.json", base_tools())  # untracked copy of the old file: every tool in it is new
+    write(repo / "tools.json", require_assignee(base_tools()))
+    found = changes_by_file()
+    assert "SL903 create_issue" in found["tools.json"]
+    assert not any(code.startswith("SL916") for code in found["tools.json"])
+    assert found["a_copy.json"] == {"SL916 list_issues", "SL916 create_issue", "SL916 delete_branch"}
+
+
+def test_check_against_follows_git_renames(repo: Path) -> None:
+    git(repo, "mv", "tools.json", "z_renamed.json")
+    write(repo / "z_renamed.json", require_assignee(base_tools()))
+    write(repo / "a_copy.json", base_tools())
+    found = changes_by_file()
+    assert "SL903 create_issue" in found["z_renamed.json"]
+    assert not any(code.startswith(("SL916", "SL901")) for code in found["z_renamed.json"])
+    assert found["a_copy.json"] == {"SL916 list_issues", "SL916 create_issue", "SL916 delete_branch"}
+    assert "HEAD:tools.json" not in found
+
+
+def test_a_tool_moved_to_another_file_is_neither_removed_nor_new(repo: Path) -> None:
+    write(repo / "tools.json", base_tools()[:2])
+    write(repo / "branches.json", [base_tools()[2]])
+    assert changes_by_file() == {}
