@@ -56,7 +56,8 @@ class _Group(click.Group):
             try:
                 return super().invoke(ctx)
             finally:
-                sys.stdout.flush()  # a closed pipe shows here, not as a warning at interpreter exit
+                if not sys.stdout.closed:  # the language server closes it when the client says exit
+                    sys.stdout.flush()  # a closed pipe shows here, not as a warning at interpreter exit
         except BrokenPipeError:
             _stop_writing_to_closed_pipe()
         except ConfigError as error:

@@ -279,3 +279,34 @@ def test_python_tool_files_get_diagnostics_and_disable_actions(tmp_path: Path) -
         assert not any(a.title.startswith("SL201:") for a in actions)  # Python sources are never rewritten
 
     run(scenario, tmp_path)
+
+
+def test_code_actions_over_a_large_document_answer_and_shutdown_exits_cleanly(tmp_path: Path) -> None:
+    """A range over 1,500 fixable tools: the answer comes (rendering every fix would take minutes),
+    holds at most the capped number of actions, and `shutdown` + `exit` then end the server with 0."""
+    from schemalint.lsp.server import MAX_CODE_ACTIONS, MAX_EAGER_FIXES
+
+    (tmp_path / ".schemalint.toml").write_text('select = ["SL303"]\n', encoding="utf-8")  # one fixable finding each
+    tools = [
+        {"name": f"get_item_{i}", "description": "Get one item by its id.", "parameters": {"type": "object"}}
+        for i in range(1_500)
+    ]
+    text = json.dumps(tools, indent=1)
+
+    async def main() -> int | None:
+        client = pytest_lsp.make_test_lsp_client()
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        await client.start_io(sys.executable, "-m", "schemalint", "server", env=env, cwd=str(tmp_path))
+        await client.initialize_session(lsp.InitializeParams(capabilities=lsp.ClientCapabilities()))
+        uri = open_file(client, tmp_path / "tools.json", text)
+        found = await asyncio.wait_for(diagnostics_for(client, uri), timeout=120)
+        assert len(found) == len(tools)
+        whole = lsp.Range(lsp.Position(0, 0), lsp.Position(text.count("\n") + 1, 0))
+        request = lsp.CodeActionParams(lsp.TextDocumentIdentifier(uri), whole, lsp.CodeActionContext([]))
+        actions = await asyncio.wait_for(client.text_document_code_action_async(request), timeout=60)
+        assert 0 < len(actions) <= min(MAX_EAGER_FIXES, MAX_CODE_ACTIONS)
+        assert all(action.edit is not None for action in actions)
+        await asyncio.wait_for(client.shutdown_session(), timeout=30)
+        return await asyncio.wait_for(client._server.wait(), timeout=30)  # the server process
+
+    assert asyncio.run(main()) == 0

@@ -40,6 +40,12 @@ DEFAULT_DOCS_URL = CATALOGUE_URI + "{code}-{slug}/"  # where SARIF helpUri point
 #: rules that need embeddings: too slow for every keystroke, run on open and save only
 SAVE_ONLY_CANDIDATES = ("SL502", "SL504")
 SOURCE = "schemalint"
+#: code actions in one answer: a range over a whole large document holds thousands of findings, more
+#: than a menu can show
+MAX_CODE_ACTIONS = 100
+#: fixes whose edit is rendered in the answer, for clients that cannot resolve it later: each renders
+#: the whole file again
+MAX_EAGER_FIXES = 5
 
 _SEVERITY = {
     Severity.ERROR: lsp.DiagnosticSeverity.Error,
@@ -291,9 +297,11 @@ def hover(ls: SchemalintServer, params: lsp.HoverParams) -> lsp.Hover | None:
     lsp.TEXT_DOCUMENT_CODE_ACTION,
     lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix], resolve_provider=True),
 )
-def code_action(ls: SchemalintServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
-    """Quick fixes for the findings in the range. Rendering a fix re-renders the file, so clients that
-    can resolve an action's edit later get it only when the user picks the action."""
+async def code_action(ls: SchemalintServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+    """Quick fixes for the findings in the range, the first `MAX_CODE_ACTIONS` of them. Rendering a fix
+    re-renders the file, so clients that can resolve an action's edit later get it only when the user
+    picks the action; the others get the first `MAX_EAGER_FIXES` rendered. The handler gives way to
+    the client's other messages (a cancel, a shutdown) after each rendered edit."""
     uri = params.text_document.uri
     linted = ls.linted.get(uri)
     if linted is None:
@@ -301,7 +309,10 @@ def code_action(ls: SchemalintServer, params: lsp.CodeActionParams) -> list[lsp.
     wanted = (_start(params.range), _end(params.range))
     actions: list[lsp.CodeAction] = []
     disabled: set[tuple[str, int]] = set()
+    eager_fixes = 0
     for index, (diagnostic, converted) in enumerate(zip(linted.diagnostics, linted.lsp_diagnostics, strict=True)):
+        if len(actions) >= MAX_CODE_ACTIONS:
+            break
         if _end(converted.range) < wanted[0] or _start(converted.range) > wanted[1]:
             continue
         fix = diagnostic.fix
@@ -311,8 +322,13 @@ def code_action(ls: SchemalintServer, params: lsp.CodeActionParams) -> list[lsp.
             if _resolves_edits(ls):
                 data = {"uri": uri, "version": linted.version, "index": index}
                 actions.append(_action(title, converted, True, data=data))
-            elif (edits := fix_edits(linted.document, diagnostic)) is not None:
-                actions.append(_action(title, converted, True, _workspace_edit(ls, uri, linted, edits)))
+            elif eager_fixes < MAX_EAGER_FIXES:
+                eager_fixes += 1
+                if (edits := fix_edits(linted.document, diagnostic)) is not None:
+                    actions.append(_action(title, converted, True, _workspace_edit(ls, uri, linted, edits)))
+                await asyncio.sleep(0)
+                if ls.linted.get(uri) is not linted:  # the document changed or closed meanwhile
+                    return []
         if format_ in ("yaml", "python") and (diagnostic.code, diagnostic.span.line) not in disabled:
             disabled.add((diagnostic.code, diagnostic.span.line))
             edit = disable_comment_edit(linted.lines.text, format_, diagnostic.span.line, diagnostic.code)
