@@ -245,7 +245,7 @@ def check(
         from schemalint.loaders import LoadError
         from schemalint.loaders.jsonyaml import decode_source
 
-        name = stdin_filename or "stdin.json"
+        name = stdin_filename or _stdin_name(text)
         try:
             result = lint_source(decode_source(text, name), name, options)
         except LoadError as error:
@@ -262,24 +262,36 @@ def check(
         _fail("--fix and --diff work on the files as they are, not with --against")
     if show_diff:
         _show_fixes(result, options, unsafe_fixes)
+    refused: set[str] = set()
     if fix:
         if paths == ("-",):
             _fail("--fix cannot write to standard input; use --diff")
-        _apply_fixes(result, options, unsafe_fixes)
+        refused = _apply_fixes(result, options, unsafe_fixes)
         result = lint(paths or (".",), dataclasses.replace(options, jobs=jobs or default_jobs()))
     if write_baseline_file is not None:
         _write_baseline(write_baseline_file, result)
     if baseline_file is not None:
         _apply_baseline(baseline_file, result, quiet)
-    report_and_exit(result, fail_on, outputs, quiet, statistics)
+    report_and_exit(result, fail_on, outputs, quiet, statistics, refused)
+
+
+def _stdin_name(text: bytes) -> str:
+    """The buffer's stand-in name without --stdin-filename: JSON when it starts as JSON does, else YAML."""
+    return "stdin.json" if text.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"[") else "stdin.yaml"
 
 
 def report_and_exit(
-    result: Any, fail_on: str | None, outputs: Sequence[Any], quiet: bool, statistics: bool
+    result: Any,
+    fail_on: str | None,
+    outputs: Sequence[Any],
+    quiet: bool,
+    statistics: bool,
+    refused: frozenset[str] | set[str] = frozenset(),
 ) -> NoReturn:
-    """Write the reports (check and diff share this) and exit 1 when a finding is at or above --fail-on."""
+    """Write the reports (check and diff share this) and exit 1 when a finding is at or above --fail-on.
+    The summary does not offer the fixes of `refused` files, which --fix has just declined to write."""
     fail_level = _fail_level(fail_on, result)
-    fixable = sum(1 for d in result.diagnostics if d.fix is not None and d.fix.safe)
+    fixable = sum(1 for d in result.diagnostics if d.fix is not None and d.fix.safe and d.path not in refused)
     reporter_output(result, outputs, quiet, statistics, fixable)
     _print_backend_notices(result)
     failing = fail_level is not None and any(d.severity >= fail_level for d in result.diagnostics)
@@ -368,16 +380,19 @@ def _show_fixes(result: Any, options: Any, unsafe: bool) -> NoReturn:
     sys.exit(EXIT_FINDINGS if changed else EXIT_CLEAN)
 
 
-def _apply_fixes(result: Any, options: Any, unsafe: bool) -> None:
-    """--fix: write every file whose fixes apply, atomically, unless it changed since it was read."""
+def _apply_fixes(result: Any, options: Any, unsafe: bool) -> set[str]:
+    """--fix: write every file whose fixes apply, atomically, unless it changed since it was read.
+    Returns the files whose fixes were declined."""
     from schemalint.fixes import FixError, encode_like, write_atomically
     from schemalint.loaders import LoadError
     from schemalint.loaders.jsonyaml import decode_source
 
     fixed = files = 0
+    refused: set[str] = set()
     for plan in _fix_plans(result, options, unsafe):
         if plan.skipped:
             click.echo(_printable(f"{plan.path}: not fixed: {plan.skipped}"), err=True)
+            refused.add(plan.path)
             continue
         if not plan.changed:
             continue
@@ -389,11 +404,13 @@ def _apply_fixes(result: Any, options: Any, unsafe: bool) -> None:
             write_atomically(path, raw, encode_like(plan.new_text, raw))
         except (FixError, LoadError, OSError) as error:
             click.echo(_printable(f"{plan.path}: not fixed: {getattr(error, 'message', None) or error}"), err=True)
+            refused.add(plan.path)
             continue
         fixed += plan.fixed
         files += 1
     if fixed:
         click.echo(f"Fixed {fixed} finding(s) in {files} file(s).", err=True)
+    return refused
 
 
 def _write_baseline(path: Path, result: Any) -> NoReturn:

@@ -146,7 +146,10 @@ def parse_config(table: Mapping[str, Any], source: Path | None, root: Path) -> C
         raise ConfigError(f"{where}: [tool.schemalint] must be a table")
     for key in table:
         if key not in _TOP_LEVEL_KEYS:
-            raise ConfigError(f"{where}: unknown key `{key}` (known: {', '.join(sorted(_TOP_LEVEL_KEYS))})")
+            hint = ""
+            if key == "tool" and source is not None and source.name != "pyproject.toml":
+                hint = f"; {source.name} takes the keys at the top level, without a [tool.schemalint] table"
+            raise ConfigError(f"{where}: unknown key `{key}` (known: {', '.join(sorted(_TOP_LEVEL_KEYS))}){hint}")
     values: dict[str, Any] = {}
     for key in _LIST_KEYS & set(table):
         values[key.replace("-", "_")] = _string_list(table[key], key, where)

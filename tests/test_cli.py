@@ -239,3 +239,32 @@ def test_a_reader_that_stops_early_ends_the_run_quietly(tmp_path: Path) -> None:
     stderr = process.stderr.read().decode()
     assert process.wait(timeout=120) == 141, stderr  # 128 + SIGPIPE, as `cat` under `| head`
     assert stderr == ""
+
+
+def test_stdin_without_a_file_name_detects_yaml(project: Path) -> None:
+    yaml_tools = "tools:\n  - name: get_item\n    description: ''\n    input_schema: {type: object}\n"
+    code, out = run("check", "-", "--no-config", "--output-format", "json", input=yaml_tools)
+    found = json.loads(out)
+    assert code == 1 and {f["code"] for f in found} >= {"SL201"}
+    assert "SL002" not in {f["code"] for f in found}
+    assert {f["path"] for f in found} == {"stdin.yaml"}
+    code, out = run("check", "-", "--no-config", "--output-format", "json", input=json.dumps([GOOD_TOOL]))
+    assert {f["path"] for f in json.loads(out)} <= {"stdin.json"}
+
+
+def test_summary_does_not_offer_the_fixes_fix_declined(project: Path) -> None:
+    python = "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n\n@mcp.tool()\ndef f(a: str) -> str: ...\n"
+    (project / "tools.py").write_text(python, encoding="utf-8")
+    _, listed = run("check", "--no-config", "tools.py")
+    assert "fixable with --fix" in listed  # SL303's fix, which --fix never writes to Python
+    code, out = run("check", "--no-config", "--fix", "tools.py")
+    assert code == 1 and "not fixed: Python sources" in out
+    assert "fixable with --fix" not in out
+
+
+def test_a_tool_table_in_schemalint_toml_says_keys_go_at_the_top(project: Path) -> None:
+    write(project / "tools.json", [GOOD_TOOL])
+    (project / ".schemalint.toml").write_text('[tool.schemalint]\nselect = ["SL3"]\n', encoding="utf-8")
+    code, out = run("check", "tools.json")
+    assert code == 2
+    assert "unknown key `tool`" in out and "takes the keys at the top level" in out
