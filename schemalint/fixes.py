@@ -23,6 +23,7 @@ import codecs
 import contextlib
 import copy
 import difflib
+import glob
 import io
 import itertools
 import json
@@ -649,27 +650,58 @@ class StaleFileError(FixError):
 
 def write_atomically(path: Path, expected: bytes, new: bytes) -> None:
     """Replace `path`'s content by `new` if it still holds `expected`: a temporary file in the same
-    folder, flushed, then `os.replace`; the file's permission bits are kept. A crash leaves the old
-    file intact (and at most a stray temporary file)."""
+    folder, flushed, given the file's permission bits and owner, then `os.replace`. A file with other
+    hard links is refused (a new inode would leave the other names with the old text), and so is one
+    whose owner cannot be kept. A crash leaves the old file intact; the temporary files a killed run
+    left beside it are removed on the next write."""
     try:
         current = path.read_bytes()
+        status = path.stat()
     except OSError as error:
         raise FixError(f"cannot read {path}: {error.strerror or error}") from None
     if current != expected:
         raise StaleFileError(f"{path} changed on disk since it was linted; not written")
-    mode = path.stat().st_mode & 0o7777
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".schemalint-tmp", dir=path.parent)
+    if status.st_nlink > 1:
+        raise FixError(
+            f"{path} has {status.st_nlink} hard links; replacing it would leave the other links unfixed; not written"
+        )
+    _remove_stale_temporaries(path)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMPORARY_SUFFIX, dir=path.parent)
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(new)
             out.flush()
             os.fsync(out.fileno())
-        os.chmod(temporary, mode)
+        _keep_owner(temporary, path, status)
+        os.chmod(temporary, status.st_mode & 0o7777)
         os.replace(temporary, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
+
+
+TEMPORARY_SUFFIX = ".schemalint-tmp"
+
+
+def _remove_stale_temporaries(path: Path) -> None:
+    """The temporary files of earlier writes of this file that never reached `os.replace` (SIGKILL)."""
+    for stale in path.parent.glob(f".{glob.escape(path.name)}.*{TEMPORARY_SUFFIX}"):
+        with contextlib.suppress(OSError):
+            stale.unlink()
+
+
+def _keep_owner(temporary: str, path: Path, status: os.stat_result) -> None:
+    chown = getattr(os, "chown", None)  # not on Windows, where a new file's owner is the writer anyway
+    if chown is None or (status.st_uid, status.st_gid) == (os.stat(temporary).st_uid, os.stat(temporary).st_gid):
+        return
+    try:
+        chown(temporary, status.st_uid, status.st_gid)
+    except OSError:
+        raise FixError(
+            f"{path} belongs to another user (uid {status.st_uid}, gid {status.st_gid}), which the fixed file "
+            "could not keep; not written"
+        ) from None
 
 
 def encode_like(text: str, original: bytes) -> bytes:

@@ -9,6 +9,8 @@ import os
 import pickle
 import shutil
 import stat
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -474,3 +476,48 @@ def test_fix_objects_are_the_frozen_dataclasses_they_declare(cls: type, args: tu
     assert dataclasses.replace(made) == made and pickle.loads(pickle.dumps(made)) == made
     with pytest.raises(dataclasses.FrozenInstanceError):
         made.path = "/elsewhere"  # type: ignore[misc]
+
+
+def _fix_cli(folder: Path, name: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "schemalint", "check", "--no-config", "--select", "SL303", "--fix", name],
+        cwd=folder, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+
+
+UNFIXED = json.dumps([{"name": "get_item", "description": "Get one item by id.", "parameters": {"type": "object"}}])
+
+
+def test_fix_refuses_a_hard_linked_file_and_keeps_both_names(tmp_path: Path) -> None:
+    (tmp_path / "tools.json").write_text(UNFIXED, encoding="utf-8")
+    os.link(tmp_path / "tools.json", tmp_path / "other.json")
+    done = _fix_cli(tmp_path, "tools.json")
+    assert "hard links" in done.stderr and "not written" in done.stderr
+    assert (tmp_path / "tools.json").stat().st_ino == (tmp_path / "other.json").stat().st_ino
+    assert (tmp_path / "other.json").read_text(encoding="utf-8") == UNFIXED
+
+
+def test_fix_removes_the_temporary_file_a_killed_run_left(tmp_path: Path) -> None:
+    (tmp_path / "tools.json").write_text(UNFIXED, encoding="utf-8")
+    stale = tmp_path / ".tools.json.k3j2x.schemalint-tmp"
+    stale.write_text("[", encoding="utf-8")
+    unrelated = tmp_path / ".other.json.k3j2x.schemalint-tmp"
+    unrelated.write_text("[", encoding="utf-8")
+    done = _fix_cli(tmp_path, "tools.json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads((tmp_path / "tools.json").read_text(encoding="utf-8"))[0]["parameters"] == {
+        "type": "object",
+        "additionalProperties": False,
+    }
+    assert not stale.exists() and unrelated.exists()
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="giving a file to a user needs root")
+def test_fix_keeps_the_files_owner(tmp_path: Path) -> None:
+    path = tmp_path / "tools.json"
+    path.write_text(UNFIXED, encoding="utf-8")
+    os.chown(path, 4242, 4343)
+    done = _fix_cli(tmp_path, "tools.json")
+    assert done.returncode == 0, done.stderr
+    assert "additionalProperties" in path.read_text(encoding="utf-8")
+    assert (path.stat().st_uid, path.stat().st_gid) == (4242, 4343)
