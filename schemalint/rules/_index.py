@@ -50,6 +50,7 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("SL605", "credential-parameter", "NODE"),
     ("SL606", "annotation-contradiction", "TOOL"),
     ("SL701", "unbounded-list-result", "TOOL"),
+    ("SL702", "missing-idempotency-key", "TOOL"),
     ("SL901", "tool-removed", "CHANGE"),
     ("SL902", "tool-renamed", "CHANGE"),
     ("SL903", "required-parameter-added", "CHANGE"),

@@ -1,4 +1,4 @@
-"""Rules about what tools return (output schemas): SL701."""
+"""Rules about what tools return and how they are retried: SL701, SL702."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ import pytest
 
 from schemalint.rules.sl701_unbounded_list_result import Options as SL701Options
 from schemalint.rules.sl701_unbounded_list_result import UnboundedListResult
+from schemalint.rules.sl702_missing_idempotency_key import MissingIdempotencyKey
+from schemalint.rules.sl702_missing_idempotency_key import Options as SL702Options
 from schemalint.testing import run_rule
 
 RECORDS = {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "string"}}}}
@@ -77,3 +79,52 @@ def _examples(section: str) -> dict[str, Any]:
 def test_sl701_docs_example_fires_and_its_fix_does_not() -> None:
     assert len(run_rule(UnboundedListResult(), [_examples("Example")])) == 1
     assert run_rule(UnboundedListResult(), [_examples("Use instead")]) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "description", "properties"),
+    [
+        ("create_refund", "Refunds a charge.", {"charge_id": {"type": "string"}}),
+        ("purchaseTicket", "Buys a ticket for the show.", {"show_id": {"type": "string"}}),
+        ("post_message", "Posts a message to a channel.", {"request_text": {"type": "string"}}),
+    ],
+)
+def test_sl702_flags_repeat_unsafe_writes_without_a_key(name: str, description: str, properties: Any) -> None:
+    definition = {"name": name, "description": description, "parameters": {"type": "object", "properties": properties}}
+    [finding] = run_rule(MissingIdempotencyKey(), [definition])
+    assert finding.pointer == "/0/name"
+
+
+@pytest.mark.parametrize(
+    ("name", "description", "properties", "annotations"),
+    [
+        ("create_refund", "Refunds a charge.", {"idempotencyKey": {"type": "string"}}, None),
+        ("create_refund", "Refunds a charge.", {"ClientToken": {"type": "string"}}, None),
+        ("create_refund", "Refunds a charge.", {"dedupe_id": {"type": "string"}}, None),
+        ("create_refund", "Refunds a charge. Safe to retry: a charge is refunded at most once.", {}, None),
+        ("create_refund", "Refunds a charge.", {}, {"idempotentHint": True}),
+        ("delete_refund", "Deletes a draft refund.", {}, None),
+        ("get_refund", "One refund.", {}, None),
+    ],
+)
+def test_sl702_accepts_keys_statements_hints_and_other_verbs(
+    name: str, description: str, properties: Any, annotations: Any
+) -> None:
+    definition: dict[str, Any] = {
+        "name": name,
+        "description": description,
+        "parameters": {"type": "object", "properties": properties},
+    }
+    if annotations:
+        definition["annotations"] = annotations
+    assert run_rule(MissingIdempotencyKey(), [definition]) == []
+
+
+def test_sl702_docs_example_fires_and_its_fix_does_not() -> None:
+    docs = MissingIdempotencyKey.docs()
+    example, fix = (json.loads(b) for b in re.findall(r"```json\n(.*?)\n```", docs, re.S))
+    assert len(run_rule(MissingIdempotencyKey(), [example])) == 1
+    assert run_rule(MissingIdempotencyKey(), [fix]) == []
+    assert len(run_rule(MissingIdempotencyKey(SL702Options(extend_verbs=("launch",))), [
+        {"name": "launch_campaign", "description": "Launches an email campaign.", "parameters": {"type": "object"}}
+    ])) == 1  # fmt: skip

@@ -1,0 +1,144 @@
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import cached_property
+
+from schemalint.diagnostics import Finding
+from schemalint.lazy_pattern import LazyPattern
+from schemalint.model import Severity, Tool, is_mapping
+from schemalint.rules.base import LintContext, ToolRule, rule_options
+from schemalint.text import ALL_VERBS, CaselessPattern, action_verb, analysed, merged, split_name, word_set
+
+#: verbs whose repetition does something twice: a second order, payment, message or booking
+REPEAT_UNSAFE_VERBS = word_set(
+    """
+    create post send email notify publish submit pay charge refund transfer withdraw deposit book reserve
+    purchase buy sell place mint swap stake schedule enqueue dispatch
+    """
+)
+#: parameter-name words that make a request its own identity; alone, only the first two do
+_KEY_ALONE = word_set("idempotency idempotent")
+_KEY_OWNER = word_set("request client dedup dedupe deduplication operation transaction unique nonce")
+_KEY_WORDS = word_set("id key token")
+_SAFE_RETRY = CaselessPattern(
+    r"""
+    \bidempoten | \bsafe\s+to\s+(?:retry|repeat|call\s+(?:again|twice|more\s+than\s+once)|re-?run)
+    | \bretr(?:y|ies|ying)\s+(?:is|are)\s+safe | \bde-?duplicat | \bat\s+most\s+once
+    | \b(?:called|calling|repeat(?:ed|ing)?)\s+(?:\w+\s+){0,3}(?:has|have)\s+no\s+(?:further\s+|additional\s+)?effect
+    """,
+    re.VERBOSE,
+)
+_SAFE_RETRY_ZH = LazyPattern(r"幂等|可(?:以)?安全(?:地)?重试|重复调用(?:不会|无)", needs_non_ascii=True)
+
+
+@rule_options
+class Options:
+    verbs: tuple[str, ...] = tuple(sorted(REPEAT_UNSAFE_VERBS))
+    """Action verbs that do something again when the call is repeated (replaces the default list)."""
+    extend_verbs: tuple[str, ...] = ()
+    """Verbs added to `verbs`."""
+
+
+class MissingIdempotencyKey(ToolRule):
+    """
+    ## What it does
+    Flags a tool that creates, pays, sends or books something (its name's action verb: `create`,
+    `send`, `pay`, `charge`, `book`, `submit`, `place`, ...) when it takes no idempotency key (a
+    parameter such as `idempotency_key`, `client_request_id`, `dedupe_key`, `clientToken`), its
+    description does not say that retries are safe ("idempotent", "safe to retry", "deduplicated",
+    "幂等"), and no MCP `idempotentHint: true` says so.
+
+    ## Why is this bad?
+    Calls are retried: by the model after a timeout or an unclear error, by the agent loop, by the
+    client's network layer. Without a key that lets the server recognise the second attempt, a
+    retry books a second room or charges the card twice. A key the model passes unchanged on retries
+    (or a documented guarantee) makes a retry safe; the guide's advice for every write that is not
+    naturally idempotent.
+
+    ## Example
+    ```json
+    {"name": "create_payment", "description": "Charges the customer's saved card.", "parameters": {"type": "object", "properties": {"amount_cents": {"type": "integer"}}}}
+    ```
+
+    ## Use instead
+    ```json
+    {"name": "create_payment", "description": "Charges the customer's saved card.", "parameters": {"type": "object", "properties": {"amount_cents": {"type": "integer"}, "idempotency_key": {"type": "string", "description": "A new UUID per payment; reuse it when retrying."}}}}
+    ```
+
+    ## Options
+    - `verbs` (list of str): action verbs that are unsafe to repeat; replaces the default list.
+    - `extend-verbs` (list of str, default `[]`): verbs added to the list.
+
+    ## Trade-off
+    Updates, deletes, upserts (`create_or_update_*`) and `set_*` tools are left alone: repeating them
+    leaves the same state. So are `add_*`/`insert_*` edits of a document, which a key would not make
+    safer, and a `create_*` whose caller names the new thing (a required `name` or file path, or `branch`
+    for `create_branch`): a repeat finds it exists. Only the top-level
+    parameters are searched for a key.
+
+    ## Fix safety
+    No automatic fix: the server has to honour the key.
+    """
+
+    code = "SL702"
+    slug = "missing-idempotency-key"
+    severity = Severity.WARNING
+    summary = "a tool that creates, pays, sends or books takes no idempotency key and says nothing of retries"
+    Options = Options
+
+    @cached_property
+    def unsafe_verbs(self) -> frozenset[str]:
+        return merged(self.options.verbs, self.options.extend_verbs)
+
+    def check(self, tool: Tool, context: LintContext) -> Iterable[Finding]:
+        verb = action_verb(split_name(tool.name or ""), ALL_VERBS | self.unsafe_verbs)
+        if verb not in self.unsafe_verbs:
+            return
+        annotations = tool.annotations
+        if is_mapping(annotations) and annotations.get("idempotentHint") is True:
+            return
+        words = split_name(tool.name or "")
+        if _has_key_parameter(tool) or _is_upsert(words) or (verb == "create" and _names_what_it_creates(tool, words)):
+            return
+        text = analysed(tool.description)
+        if _SAFE_RETRY.found_in(text) or _SAFE_RETRY_ZH.search(text):
+            return
+        yield Finding(
+            f"`{tool.display_name}` does something again on every retry (`{verb}`) but takes no idempotency key; "
+            "add an `idempotency_key` parameter the caller reuses on retries, or say why repeating is safe",
+            tool.name_pointer or tool.pointer,
+            data={"tool": tool.name, "verb": verb},
+        )
+
+
+def _has_key_parameter(tool: Tool) -> bool:
+    properties = tool.parameters.get("properties") if is_mapping(tool.parameters) else None
+    if not is_mapping(properties):
+        return False
+    for name in properties:
+        words = set(split_name(name)) if isinstance(name, str) else set()
+        if words & _KEY_ALONE or (words & _KEY_OWNER and words & _KEY_WORDS):
+            return True
+    return False
+
+
+def _is_upsert(words: list[str]) -> bool:
+    """`create_or_update_file`, `upsert_record`: a repeat writes the same state again."""
+    return "upsert" in words or ("or" in words and bool({"update", "replace", "overwrite"} & set(words)))
+
+
+def _names_what_it_creates(tool: Tool, words: list[str]) -> bool:
+    """`create_branch(branch)`, `create_table(table_name)`, `create_repository(name)`: the caller names the new
+    thing, so a repeat finds it exists instead of making a second one."""
+    required = tool.parameters.get("required") if is_mapping(tool.parameters) else None
+    if not isinstance(required, list) or not words:
+        return False
+    created = words[-1]
+    for name in required:
+        parameter = split_name(name) if isinstance(name, str) else []
+        if parameter in (["name"], ["path"], ["filename"], ["file", "path"], ["filepath"]):
+            return True
+        if created in parameter and parameter[-1] in {created, "name"}:
+            return True
+    return False
