@@ -24,7 +24,8 @@ _KEY_WORDS = word_set("id key token")
 _SAFE_RETRY = CaselessPattern(
     r"""
     \bidempoten | \bsafe\s+to\s+(?:retry|repeat|call\s+(?:again|twice|more\s+than\s+once)|re-?run)
-    | \bretr(?:y|ies|ying)\s+(?:is|are)\s+safe | \bde-?duplicat | \bat\s+most\s+once
+    | \b(?:retr(?:y|ies|ying)|repeat(?:ing)?(?:\s+(?:the|this|a))?\s+(?:call|request)s?)\s+(?:is|are)\s+safe
+    | \breplac(?:es|ing)\s+(?:any|the)\s+(?:earlier|previous|existing) | \bde-?duplicat | \bat\s+most\s+once
     | \b(?:called|calling|repeat(?:ed|ing)?)\s+(?:\w+\s+){0,3}(?:has|have)\s+no\s+(?:further\s+|additional\s+)?effect
     """,
     re.VERBOSE,
