@@ -517,8 +517,8 @@ _LOOSELY_LISTED_VALUES = LazyPattern(
 )
 #: Values after these are examples of an open set, not the set.
 _EXAMPLES_BEFORE = LazyPattern(
-    r"(?:\be\.?\s?g\b\.?|\bfor\s+example|\bsuch\s+as|\blike|\bexamples?|\bi\.e\.|\bformat(?:ted)?"
-    r"|\bstarts?\s+with|\bends?\s+with|\bbegins?\s+with|\breturned\s+by|\bfrom)\b[^.;]{0,24}\Z",
+    r"(?:\be\.?\s?g\b\.?|\bi\.e\b\.?|\b(?:for\s+example|such\s+as|like|examples?|format(?:ted)?|starts?\s+with"
+    r"|ends?\s+with|begins?\s+with|returned\s+by|from)\b)[^.;]{0,24}\Z",
     re.IGNORECASE,
 )
 

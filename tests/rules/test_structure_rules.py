@@ -133,6 +133,7 @@ def test_sl305_names_and_listed_values_suggest_an_enum(name: str, description: s
     "description",
     [
         "Search text, e.g. 'red shoes' or 'boots'.",
+        "Branch to push to (e.g., 'main' or 'develop').",
         "Must start with 'http' or 'https'.",
         "The user, group or team to notify.",
         "Can be a username or an email address.",
