@@ -845,6 +845,8 @@ def _scan_for_poisoning(text: str) -> tuple[tuple[str, str], ...]:
         if category == "reading credentials or dotfiles":
             if _NEGATION_BEFORE.search(text[max(0, match.start() - 60) : match.start()]):
                 return None
+        elif category == "hidden instruction block" and match.group(0).startswith("<") and _is_sectioned(text):
+            return None
         elif match.groupdict().get("paired"):
             if closed is None:
                 closed = frozenset(tag.lower() for tag in _CLOSING_TAG.findall(text))
@@ -863,6 +865,18 @@ def _scan_for_poisoning(text: str) -> tuple[tuple[str, str], ...]:
                 found.append((category, quoted))
                 break
     return tuple(found)
+
+
+#: Section tags of a description written as structured prompt sections (`<use_case>`, `<workflow>`,
+#: `<important_notes>`): there an `<instructions>` section is structure, not a hidden block.
+_SECTION_TAG = LazyPattern(
+    r"<\s*(?:[a-z]+_[a-z_]+|workflow|examples?|usage|notes|returns|parameters|guidelines|steps|overview|summary)\s*>",
+    re.IGNORECASE,
+)
+
+
+def _is_sectioned(text: str) -> bool:
+    return _SECTION_TAG.search(text) is not None
 
 
 _CLOSING_TAG = LazyPattern(r"<\s*/\s*(system|secret|hidden|admin|assistant)\s*>", re.IGNORECASE)
