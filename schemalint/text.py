@@ -716,12 +716,15 @@ def _moves_user_data(text: str, data: re.Match[str]) -> str | None:
     return f"{before[verbs[-1].start() :]}{data.group(0)}"
 
 
-#: Handling every request, the model's whole job (as against "before any other tool", a setup step).
+#: Handling every request, the model's whole job (as against "before any other tool", a setup step, or
+#: "before working on any job", where jobs are what the server is about).
 _EVERY_REQUEST = (
-    r"(?:routing|answering|responding\s+to|replying\s+to|handling|processing|delegating|forwarding|"
-    r"handing(?:\s+off)?|dispatching|assigning|working\s+on|starting)\s+(?:any|every|all|each)\s+"
+    r"(?:(?:routing|delegating|forwarding|handing(?:\s+off)?|dispatching|assigning)\s+(?:any|every|all|each)\s+"
     r"(?:(?:other|new|user|incoming|single)\s+)*(?:tasks?|requests?|messages?|quer(?:y|ies)|prompts?|questions?|jobs?"
-    r"|conversations?|inputs?|work)\b"
+    r"|conversations?|inputs?|work)"
+    r"|(?:answering|responding\s+to|replying\s+to|handling|processing)\s+(?:any|every|all|each)\s+"
+    r"(?:(?:other|new|user|incoming|single)\s+)*(?:requests?|messages?|quer(?:y|ies)|prompts?|questions?"
+    r"|conversations?|inputs?))\b"
 )
 
 #: (category, pattern) pairs; each pattern is an instruction aimed at the model, not a description of the tool.

@@ -94,6 +94,7 @@ def test_sl601_reads_parameter_descriptions_and_annotation_titles() -> None:
         "Always call search_docs before answering any question about the SDK.",
         "Check the quota before sending any request to the billing API.",
         "Exports the chat history of one channel to CSV.",
+        "MUST be called before working on any job: fetches the job's instructions.",
         "<use_case>Runs a migration.</use_case> <instructions>Check the branch first.</instructions>",
     ],
 )
