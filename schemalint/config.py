@@ -79,7 +79,7 @@ class Config:
 
 #: keys handed to rules as LintContext.settings, with their defaults
 GLOBAL_SETTINGS: dict[str, Any] = {
-    "embedding-backend": "auto",
+    "embedding-backend": "static",
     "embedding-model": "sentence-transformers/all-MiniLM-L6-v2",
     "cache-dir": ".schemalint_cache",
     "target-limits": {},

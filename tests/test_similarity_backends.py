@@ -280,7 +280,10 @@ def test_sentence_transformers_backend_loads_the_packaged_model_offline() -> Non
     vectors = backend.encode(["reset my password", "I forgot my password", "order a pizza"])
     assert vectors.shape == (3, 384)
     assert vectors[0] @ vectors[1] > vectors[0] @ vectors[2] + 0.2
-    assert choose_backend("auto").backend.name == "sentence-transformers"
+    # installed and loadable, yet never picked unless asked for by name
+    assert choose_backend("auto").backend.name == "static"
+    assert choose_backend().backend.name == "static"
+    assert choose_backend("sentence-transformers").backend.name == "sentence-transformers"
 
 
 @needs_st

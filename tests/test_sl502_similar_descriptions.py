@@ -187,8 +187,8 @@ def test_reported_parts_are_rounded_as_round_rounds_them() -> None:
     from schemalint.similarity.scoring import PairScore, reported_parts
 
     assert reported_parts([]) == []
-    assert reported_parts([PairScore(0.123456, -0.00001, 0.5, 1 / 3, 0.15, 2 / 7)]) == [
-        (0.1235, -0.0, 0.3333, 0.15, 0.2857)
+    assert reported_parts([PairScore(0.123456, -0.00001, 0.5, 1 / 3, 0.15, 2 / 7, 0.45)]) == [
+        (0.1235, -0.0, 0.3333, 0.15, 0.2857, 0.45)
     ]
 
 

@@ -22,20 +22,28 @@ class SimilarDescriptions(ToolSetRule):
     descriptions say the same thing. Each pair gets a final score in 0..1 and is reported when the
     score reaches `threshold`, on the later tool of the pair, naming the earlier one.
 
-    The score is not raw embedding cosine, which rates `create_invoice` and `delete_invoice` as
-    near-duplicates. It is `semantic x action x boundary`:
+    The score is not raw embedding cosine, which rates `create_invoice` and `delete_invoice`, or
+    `get_order` and `list_orders`, as near-duplicates. It is `semantic x action x boundary x job`,
+    on a documented 0..1 scale (not a probability):
     - semantic: cosine of the embeddings of "name words: description" (boundary sentences such as
-      "Not for X; use y" left out: they describe other tools), calibrated per backend so
-      the threshold means the same with either model (plus up to 0.1 when the parameter names
-      overlap); for a Chinese/English pair, the cosine of the names alone when that is higher;
+      "Not for X; use y", and sentences that three or more tools of the set repeat, left out),
+      mapped linearly so 0 is a typical unrelated pair and 1 a typical paraphrase (plus up to 0.1
+      when the parameter names overlap). In a set of 8 tools or more the vectors are first centred
+      on the set's mean, so what every tool of one server shares (its domain) does not count, and
+      the map is the centred one (cosine 0.4 -> 0, 0.9 -> 1); for a Chinese/English pair, the
+      cosine of the names alone when that is higher;
     - action: 1 for the same kind of action (two reads, two creates), lower for different kinds
       (a read against a write), 0.1 for opposite actions (lock/unlock, approve/reject, 冻结/解冻);
     - boundary: 0.15 when a description names its sibling ("for past dates use
-      get_weather_history"), 0.55 when it has exclusion text ("do not use for", "只用于").
+      get_weather_history"), 0.55 when it has exclusion text ("do not use for", "只用于");
+    - job: what separates the jobs in the names and inputs (0.1 opposite words such as
+      encode/decode or in/out, 0.15 an inverse lookup such as team_projects/project_teams, 0.3-0.6
+      one against many, 0.35 one item against a list, 0.45 another object or a paged list against a
+      single result, 0.6 disjoint required inputs); `data.separation` names it.
 
     Embeddings come from the backend chosen by the global setting `embedding-backend`
-    (`auto` | `static` | `sentence-transformers`; `embedding-model` names the sentence-transformers
-    model or folder) and are cached in `cache-dir` (default `.schemalint_cache/`). The finding's
+    (`static`, the default, or `sentence-transformers`, used only when named; `auto` is a deprecated
+    alias of `static`; `embedding-model` names the sentence-transformers model or folder) and are cached in `cache-dir` (default `.schemalint_cache/`). The finding's
     data holds `score`, `backend`, `sibling`, the score's parts, and `backend_notice` when the
     requested backend could not be used and the static one was.
 
@@ -76,7 +84,7 @@ class SimilarDescriptions(ToolSetRule):
 
     def check(self, toolset: ToolSet, context: LintContext) -> Iterable[Finding]:
         from schemalint.similarity.compare import similar_pairs
-        from schemalint.similarity.scoring import reported_parts
+        from schemalint.similarity.scoring import reported_parts, separation, tool_view
 
         tools = [t for t in toolset.tools if t.description and t.description.strip()]
         result = similar_pairs(
@@ -86,8 +94,9 @@ class SimilarDescriptions(ToolSetRule):
             top_k=None if self.options.threshold <= 0 else self.options.max_pairs_per_tool,
         )
         names = [t.display_name for t in tools]  # once per tool: a tool can be in many pairs
+        views = [tool_view(t.name, t.description, t.parameters) for t in tools]
         reported = reported_parts([score for _, _, score in result.pairs])
-        for (first, second, score), (rounded_score, cosine, action, boundary, overlap) in zip(
+        for (first, second, score), (rounded_score, cosine, action, boundary, overlap, job) in zip(
             result.pairs, reported, strict=True
         ):
             earlier, later = tools[first], tools[second]
@@ -97,6 +106,8 @@ class SimilarDescriptions(ToolSetRule):
                 "action_factor": action,
                 "boundary_factor": boundary,
                 "parameter_overlap": overlap,
+                "job_factor": job,
+                "separation": separation(views[first], views[second]).reason,
                 "backend": result.backend,
                 "sibling": names[first],
                 "sibling_pointer": earlier.pointer,
@@ -111,7 +122,7 @@ class SimilarDescriptions(ToolSetRule):
 def _message(later: str, earlier: str, score: float, backend: str) -> str:
     return (
         f"`{later}` and `{earlier}` describe near-duplicate jobs "
-        f"(score {score:.2f}, {backend} embeddings): a model may call either for the same request; "
+        f"(score {score:.2f} on SL502's 0-1 scale, {backend} embeddings): a model may call either for the same request; "
         f"merge them, or say in each description when to use it and name the other "
         f'(e.g. "... ; for <case> use {earlier}")'
     )

@@ -295,25 +295,23 @@ def sentence_transformers_installed() -> bool:
     )
 
 
-def choose_backend(requested: str = "auto", model: str | None = None) -> BackendChoice:
+def choose_backend(requested: str = "static", model: str | None = None) -> BackendChoice:
     """Pick the backend named by config `embedding-backend`, without loading any model.
 
-    `auto` takes sentence-transformers when the extra is installed and its model is found, else
-    static, silently. An explicit `sentence-transformers` that cannot be satisfied falls back to
-    static with a notice.
+    `static` (the default) is used unless `sentence-transformers` is asked for by name: whether a
+    package happens to be installed never changes the findings. `auto` is a deprecated alias of
+    `static`. A `sentence-transformers` that cannot be satisfied falls back to static with a notice.
     """
-    requested = (requested or "auto").strip().lower()
+    requested = (requested or "static").strip().lower()
     if requested not in BACKEND_NAMES:
         return BackendChoice(
             StaticBackend(),
             f"unknown embedding-backend {requested!r} (expected one of {', '.join(BACKEND_NAMES)}); "
             "using the static backend",
         )
-    if requested == "static":
+    if requested in ("static", "auto"):
         return BackendChoice(StaticBackend())
     if not sentence_transformers_installed():
-        if requested == "auto":
-            return BackendChoice(StaticBackend())
         return BackendChoice(
             StaticBackend(),
             f"embedding-backend = sentence-transformers, but sentence-transformers/torch are not installed; "

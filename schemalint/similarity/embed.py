@@ -62,13 +62,14 @@ class Embeddings:
     model_key: str = ""
 
 
-#: environment variable that picks the backend when the config leaves `embedding-backend` at `auto`
+#: environment variable that picks the backend when the config leaves `embedding-backend` at its
+#: default (`static`, or its deprecated alias `auto`)
 BACKEND_ENV = "SCHEMALINT_EMBEDDING_BACKEND"
 
 
 def settings_backend(settings: Mapping[str, Any]) -> BackendChoice:
-    requested = str(settings.get("embedding-backend") or "auto")
-    if requested == "auto" and os.environ.get(BACKEND_ENV):
+    requested = str(settings.get("embedding-backend") or "static")
+    if requested in ("static", "auto") and os.environ.get(BACKEND_ENV):
         requested = os.environ[BACKEND_ENV]
     return choose_backend(requested, settings.get("embedding-model") or None)
 

@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import re
 import sys
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from schemalint.similarity.actions import CJK, Action, action_affinity, identifier_words, tool_action
+from schemalint.similarity.jobs import Separation, job_factor, required_names
 from schemalint.similarity.overlap import jaccard, parameter_names
 
 #: (cosine that maps to 0, cosine that maps to 1) per backend: the median cosine of unrelated pairs
@@ -34,6 +36,7 @@ from schemalint.similarity.overlap import jaccard, parameter_names
 CALIBRATION: dict[str, tuple[float, float]] = {
     "static": (0.20, 0.65),
     "sentence-transformers": (0.05, 0.60),
+    "centred": (0.40, 0.90),
 }
 NAMES_SIBLING = 0.15
 HAS_EXCLUSION = 0.55
@@ -68,12 +71,25 @@ class ToolView:
     """What scoring needs of a tool, detached from the model classes. Everything that depends on one
     tool only is derived here once per tool, never once per pair: scoring a pair reads attributes."""
 
-    __slots__ = ("_action", "_ids", "description", "has_exclusion", "is_cjk", "name", "parameter_names", "sentences")
+    __slots__ = (
+        "_action",
+        "_ids",
+        "description",
+        "has_exclusion",
+        "is_cjk",
+        "name",
+        "parameter_names",
+        "required",
+        "sentences",
+    )
 
-    def __init__(self, name: str, description: str, parameter_names: frozenset[str]) -> None:
+    def __init__(
+        self, name: str, description: str, parameter_names: frozenset[str], required: frozenset[str] = frozenset()
+    ) -> None:
         self.name = name
         self.description = description
         self.parameter_names = parameter_names
+        self.required = required
         #: the description's sentences, each with whether it has exclusion text ("do not use for");
         #: no exclusion phrase spans a sentence end, so this is the one regex scan both uses need
         sentences = [s for s in _SENTENCE_END.split(description) if s.strip()]
@@ -103,18 +119,36 @@ class ToolView:
     def name_text(self) -> str:
         return " ".join(identifier_words(self.name))
 
-    def embedding_text(self) -> str:
-        """Name words, then the description without its boundary sentences ("Not for X; use y"): names
-        carry the action and keep mixed-language pairs comparable, and boundary sentences talk about
-        the *other* tools, which would pull siblings together (the boundary factor weighs them)."""
+    def embedding_text(self, common: frozenset[str] = frozenset()) -> str:
+        """Name words, then the description without its boundary sentences ("Not for X; use y") and
+        without the set's `common` sentences (`common_sentences`): names carry the action and keep
+        mixed-language pairs comparable, boundary sentences talk about the *other* tools, and a
+        sentence that many tools of the set repeat ("This tool belongs to the X API") says nothing
+        about which tool does what, yet pulls every pair together."""
         words = self.name_text()
-        kept = [sentence for sentence, excluded in self.sentences if not excluded]
+        kept = [s for s, excluded in self.sentences if not excluded and _sentence_key(s) not in common]
         description = " ".join(kept) if kept else self.description
         return f"{words}: {description}" if words else description
 
 
+#: a sentence repeated in the descriptions of at least this many tools of a set is the set's, not a tool's
+COMMON_SENTENCE_TOOLS = 3
+
+
+def _sentence_key(sentence: str) -> str:
+    return " ".join(sentence.lower().split())
+
+
+def common_sentences(views: Sequence[ToolView]) -> frozenset[str]:
+    """The sentences that at least COMMON_SENTENCE_TOOLS of the tools' descriptions share."""
+    if len(views) < COMMON_SENTENCE_TOOLS:
+        return frozenset()
+    counts = Counter(key for view in views for key in {_sentence_key(s) for s, _ in view.sentences})
+    return frozenset(key for key, count in counts.items() if count >= COMMON_SENTENCE_TOOLS)
+
+
 def tool_view(name: str | None, description: str | None, parameters: Any) -> ToolView:
-    return ToolView(name or "", description or "", parameter_names(parameters))
+    return ToolView(name or "", description or "", parameter_names(parameters), required_names(parameters))
 
 
 def calibrate(cosine: float, backend: str) -> float:
@@ -150,15 +184,18 @@ class PairScore(NamedTuple):
     action: float
     boundary: float
     parameters: float
+    #: how much the names, texts and inputs separate the jobs (jobs.py): 1 when nothing does
+    job: float
 
 
 def reported_parts(scores: Sequence[PairScore]) -> list[tuple[float, ...]]:
     """What a finding reports of each score, rounded to 4 digits as `round(value, 4)` rounds them:
-    (score, cosine, action, boundary, parameters)."""
+    (score, cosine, action, boundary, parameters, job)."""
     if not scores:
         return []
-    score, cosine, _semantic, action, boundary, parameters = zip(*scores, strict=True)
-    return list(zip(*(round4_all(column) for column in (score, cosine, action, boundary, parameters)), strict=True))
+    score, cosine, _semantic, action, boundary, parameters, job = zip(*scores, strict=True)
+    columns = (score, cosine, action, boundary, parameters, job)
+    return list(zip(*(round4_all(column) for column in columns), strict=True))
 
 
 #: fewer values than this are rounded one by one: numpy's conversions would cost more than they save
@@ -202,7 +239,15 @@ def score_pair(a: ToolView, b: ToolView, cosine: float, backend: str, name_cosin
     semantic = min(1.0, calibrate(cosine, backend) + PARAMETER_BONUS * overlap)
     action = action_affinity(a.action, b.action)
     boundary = boundary_factor(a, b)
-    return PairScore(semantic * action * boundary, cosine, semantic, action, boundary, overlap)
+    job = separation(a, b).factor
+    return PairScore(semantic * action * boundary * job, cosine, semantic, action, boundary, overlap, job)
+
+
+def separation(a: ToolView, b: ToolView) -> Separation:
+    """What separates the two tools' jobs (jobs.job_factor)."""
+    return job_factor(
+        a.name, a.description, a.parameter_names, a.required, b.name, b.description, b.parameter_names, b.required
+    )
 
 
 def max_score_for_cosine(cosine: float, backend: str) -> float:

@@ -1,0 +1,198 @@
+"""What separates two tools' jobs, read from their names, descriptions and parameters.
+
+Two tools of one server share a domain, and so a vocabulary: embeddings rate `list_group_members`
+and `list_member_groups`, or `get_order` and `list_orders`, as near-duplicates. A model does not
+confuse them when the names and texts draw the line, so SL502 discounts a pair by the strongest
+separating signal it finds (`job_factor`, in (0, 1]; 1 when nothing separates the jobs):
+
+- opposite actions in the names (`encode`/`decode`, `fade_in`/`fade_out`, `register`/`deregister`);
+- an inverse lookup: the same object words in another order (`user_groups` / `group_users`);
+- one against many: the same words, one name plural or batch (`delete_file` / `delete_files`),
+  stronger when the texts or the parameters say so too;
+- reading one thing against listing or searching many (`get_order` / `list_orders`);
+- other objects: the names share an object word and one has an object word the other lacks
+  (`purchase_orders` / `sales_orders`, `get_issue` / `get_issue_comments`, `add_issue_reaction`
+  / `add_comment_reaction`);
+- other objects named apart under the same verb (`create_branch` / `create_repository`);
+- paging: one tool pages through results (`page`, `cursor`, `offset`), the other does not;
+- inputs: names that share an object word, and required parameters that share no name.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+from schemalint.similarity.actions import VERBS, are_opposite, identifier_words
+
+OPPOSITE = 0.1
+INVERSE = 0.15
+ONE_VS_MANY_STATED = 0.3
+ONE_VS_MANY = 0.6
+ONE_VS_LIST = 0.35
+LIST_VS_SEARCH = 0.8
+OTHER_OBJECT = 0.45
+PAGED_VS_NOT = 0.45
+DISJOINT_INPUTS = 0.6
+
+#: word pairs that flip a name's meaning without being verbs of their own
+_PARTICLES = frozenset(
+    frozenset(pair.split(":"))
+    for pair in (
+        "in:out on:off up:down to:from start:end begin:end before:after push:pull enter:exit "
+        "open:close open:closed show:hide min:max first:last next:previous next:prev forward:backward "
+        "inbound:outbound incoming:outgoing input:output sent:received buy:sell bid:ask "
+        "encode:decode encrypt:decrypt serialize:deserialize compress:decompress import:export "
+        "upload:download load:save read:write get:set add:remove attach:detach credit:debit "
+        "horizontal:vertical left:right zoom_in:zoom_out follower:following followers:following"
+    ).split()
+)
+_ONE_VERBS = frozenset("get fetch retrieve read show view describe inspect".split())
+_LIST_VERBS = frozenset("list enumerate browse".split())
+_SEARCH_VERBS = frozenset("search query filter".split())
+_UMBRELLA_VERBS = frozenset("manage control handle administer operate maintain".split())
+_BATCH_WORDS = frozenset("batch bulk multiple many all several multi mass".split())
+#: words a name adds without naming another object (`get_order_details` is still the order)
+_NEUTRAL_WORDS = frozenset(
+    "details detail info information data by id ids for of the a an my all current new tool item items "
+    "entry entries record records resource resources one single "
+    # qualifiers of time and ownership narrow a request without naming another object
+    "my own open current latest recent today todays now".split()
+)
+#: parameter names that page through many results
+_PAGING = frozenset("page per_page page_size cursor offset page_token next_token next_page_token".split())
+_MANY_TEXT = re.compile(
+    r"\b(multiple|several|many|batch|bulk|list of|array of|set of|all (?:the )?\w+s\b|at once|in one call)",
+    re.IGNORECASE,
+)
+_ONE_TEXT = re.compile(r"\b(a single|one|single|an? specific|by (?:its )?id|given id)\b", re.IGNORECASE)
+
+
+def singular(word: str) -> str:
+    """`orders` -> `order`, `entries` -> `entry`, `addresses` -> `address`; short words stay."""
+    if len(word) <= 3 or word.endswith(("ss", "us", "is")):
+        return word
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "ches", "shes", "zes")):
+        return word[:-2]
+    if word.endswith("s"):
+        return word[:-1]
+    return word
+
+
+class NameShape(NamedTuple):
+    """A name's words, singular, in order; which were plural; the verb words and the object words."""
+
+    words: tuple[str, ...]
+    plural: frozenset[str]
+    verbs: tuple[str, ...]
+    objects: tuple[str, ...]
+
+
+@lru_cache(maxsize=65536)
+def name_shape(name: str) -> NameShape:
+    raw = identifier_words(name)
+    words = tuple(singular(w) for w in raw)
+    plural = frozenset(s for w, s in zip(raw, words, strict=True) if w != s)
+    # a name's verb leads it (`get_issue`) or, failing that, ends it (`issue_write`); any other
+    # word is a noun, even one that can be a verb (`delete_file`, `get_tweet`, `get_release_by_tag`)
+    slot = 0 if raw and raw[0] in VERBS else len(raw) - 1 if len(raw) > 1 and raw[-1] in VERBS else None
+    verbs = (raw[slot],) if slot is not None else ()
+    objects = tuple(s for position, s in enumerate(words) if position != slot and s not in _NEUTRAL_WORDS)
+    return NameShape(words, plural, verbs, objects)
+
+
+def _opposed(left: frozenset[str], right: frozenset[str]) -> bool:
+    return any(frozenset((x, y)) in _PARTICLES or are_opposite(x, y) for x in left for y in right)
+
+
+def _read_mode(shape: NameShape) -> str | None:
+    """`one`, `list` or `search` for a name that reads, else None."""
+    verb = shape.verbs[0] if shape.verbs else None
+    if verb in _LIST_VERBS:
+        return "list"
+    if verb in _SEARCH_VERBS:
+        return "search"
+    if verb in _ONE_VERBS and shape.objects and not shape.plural and not _BATCH_WORDS & set(shape.words):
+        return "one"  # a plural object ("get_orders", "show_conditions") may be a list or a mass noun
+    return None
+
+
+class Separation(NamedTuple):
+    factor: float
+    #: what separates the jobs, for the finding's data ("" when nothing does)
+    reason: str
+
+
+NOTHING = Separation(1.0, "")
+
+
+def job_factor(
+    name_a: str,
+    text_a: str,
+    parameters_a: frozenset[str],
+    required_a: frozenset[str],
+    name_b: str,
+    text_b: str,
+    parameters_b: frozenset[str],
+    required_b: frozenset[str],
+) -> Separation:
+    """The strongest signal that the two tools do different jobs (the lowest factor found)."""
+    a, b = name_shape(name_a), name_shape(name_b)
+    found = [NOTHING]
+    only_a, only_b = frozenset(a.words) - frozenset(b.words), frozenset(b.words) - frozenset(a.words)
+    if only_a and only_b and _opposed(only_a, only_b):
+        found.append(Separation(OPPOSITE, "opposite actions"))
+    if a.words != b.words and sorted(a.words) == sorted(b.words) and len(a.objects) >= 2:
+        found.append(Separation(INVERSE, "inverse lookup"))
+    found.append(_number(a, text_a, b, text_b))
+    mode_a, mode_b = _read_mode(a), _read_mode(b)
+    if mode_a and mode_b and mode_a != mode_b:
+        if "one" in (mode_a, mode_b):
+            found.append(Separation(ONE_VS_LIST, "one item against a list"))
+        else:
+            found.append(Separation(LIST_VS_SEARCH, "list against search"))
+    objects_a, objects_b = frozenset(a.objects), frozenset(b.objects)
+    shared = objects_a & objects_b
+    umbrella = bool(_UMBRELLA_VERBS & {*a.verbs, *b.verbs})  # `manage_playlist` covers adding a song to it
+    if not umbrella and shared and objects_a != objects_b:
+        # one vocabulary, and a word of the name that the other lacks: another object, or a part of it
+        found.append(Separation(OTHER_OBJECT, "different objects"))
+    elif not umbrella and objects_a and objects_b and not shared and a.verbs and a.verbs == b.verbs:
+        # the same verb on objects named apart: the object is what the author set apart
+        found.append(Separation(OTHER_OBJECT, "different objects"))
+    if _paged(parameters_a) != _paged(parameters_b):
+        found.append(Separation(PAGED_VS_NOT, "a paged list against a single result"))
+    if shared and required_a and required_b and not required_a & required_b:
+        # one vocabulary, deliberately different inputs (strangers' paraphrases differ in names anyway)
+        found.append(Separation(DISJOINT_INPUTS, "different required inputs"))
+    return min(found, key=lambda separation: separation.factor)
+
+
+def _paged(parameters: frozenset[str]) -> bool:
+    return bool(parameters & _PAGING)
+
+
+def _number(a: NameShape, text_a: str, b: NameShape, text_b: str) -> Separation:
+    """One against many: the same words but for number, or for a batch word."""
+    batch_a, batch_b = _BATCH_WORDS & set(a.words), _BATCH_WORDS & set(b.words)
+    same_words = tuple(w for w in a.words if w not in batch_a) == tuple(w for w in b.words if w not in batch_b)
+    if not same_words or (a.plural == b.plural and batch_a == batch_b):
+        return NOTHING
+    many_a = bool(batch_a) or bool(a.plural - b.plural)
+    many_text, one_text = (text_a, text_b) if many_a else (text_b, text_a)
+    if _MANY_TEXT.search(many_text) or _ONE_TEXT.search(one_text):
+        return Separation(ONE_VS_MANY_STATED, "one against many")
+    return Separation(ONE_VS_MANY, "one against many")
+
+
+def required_names(parameters: Any) -> frozenset[str]:
+    """The names a tool's parameters schema requires (none for anything else)."""
+    if not isinstance(parameters, dict):
+        return frozenset()
+    required = parameters.get("required")
+    if not isinstance(required, list):
+        return frozenset()
+    return frozenset(name for name in required if isinstance(name, str))

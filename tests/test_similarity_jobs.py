@@ -1,0 +1,109 @@
+"""SL502's job separation (similarity/jobs.py), on invented tools: each signal that tells two
+same-domain tools apart, and pairs that nothing separates."""
+
+from __future__ import annotations
+
+import pytest
+
+from schemalint.similarity.compare import centre, similar_pairs
+from schemalint.similarity.jobs import job_factor, name_shape, singular
+
+
+def _factor(a: str, b: str, text_a: str = "", text_b: str = "", params_a: str = "", params_b: str = "") -> str:
+    separation = job_factor(
+        a, text_a, frozenset(params_a.split()), frozenset(), b, text_b, frozenset(params_b.split()), frozenset()
+    )
+    return separation.reason
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "reason"),
+    [
+        ("hex_encode", "hex_decode", "opposite actions"),
+        ("volume_up", "volume_down", "opposite actions"),
+        ("slide_in_panel", "slide_out_panel", "opposite actions"),
+        ("register_webhook", "deregister_webhook", "opposite actions"),
+        ("list_team_projects", "list_project_teams", "inverse lookup"),
+        ("archive_note", "archive_notes", "one against many"),
+        ("get_invoice", "list_invoices", "one item against a list"),
+        ("get_shipment", "search_shipments", "one item against a list"),
+        ("get_inbound_transfer", "get_outbound_transfer", "opposite actions"),
+        ("cancel_rental_booking", "cancel_hotel_booking", "different objects"),
+        ("get_album", "get_album_tracks", "different objects"),
+        ("create_folder", "create_label", "different objects"),
+    ],
+)
+def test_each_signal_separates_jobs(a: str, b: str, reason: str) -> None:
+    assert _factor(a, b) == reason
+    assert _factor(b, a) == reason  # symmetric
+
+
+def test_one_against_many_is_stronger_when_the_texts_say_so() -> None:
+    quiet = job_factor("tag_photo", "", frozenset(), frozenset(), "tag_photos", "", frozenset(), frozenset())
+    stated = job_factor(
+        "tag_photo",
+        "Tag one photo.",
+        frozenset(),
+        frozenset(),
+        "tag_photos",
+        "Tag several photos at once.",
+        frozenset(),
+        frozenset(),
+    )
+    assert stated.factor < quiet.factor < 1.0
+
+
+def test_paging_parameters_separate_a_list_from_a_single_read() -> None:
+    assert _factor("pipeline_runs", "pipeline_run_detail", params_a="cursor project", params_b="run_id") != ""
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("find_customer", "lookup_client"),  # synonyms: nothing in the names tells them apart
+        ("get_current_weather", "fetch_local_conditions"),
+        ("manage_calendar", "add_calendar_event"),  # an umbrella tool covers its parts
+        ("get_my_open_tickets", "get_tickets"),  # qualifiers of time or ownership name no other object
+    ],
+)
+def test_nothing_separates_truly_overlapping_tools(a: str, b: str) -> None:
+    assert _factor(a, b) in ("", "one against many")
+
+
+def test_a_verb_word_inside_a_name_is_a_noun() -> None:
+    assert name_shape("delete_file").objects == ("file",)
+    assert name_shape("branch_write").verbs == ("write",)
+    assert name_shape("get_release_by_tag").objects == ("release", "tag")
+    assert singular("entries") == "entry" and singular("addresses") == "address" and singular("status") == "status"
+
+
+def _tool(name: str, description: str) -> tuple[str, str, dict]:
+    return (name, description, {"type": "object", "properties": {"id": {"type": "string"}}})
+
+
+def test_same_server_siblings_are_not_reported_but_a_real_duplicate_is(tmp_path) -> None:
+    """A 10-tool invented server in one vocabulary: only the two tools that do the same job pair up."""
+    tools = [
+        _tool("create_playlist", "Create a new playlist in the user's music library."),
+        _tool("delete_playlist", "Delete a playlist from the user's music library."),
+        _tool("get_playlist", "Get one playlist of the user's music library by its id."),
+        _tool("list_playlists", "List the playlists of the user's music library, page by page."),
+        _tool("add_track_to_playlist", "Add a track to a playlist of the user's music library."),
+        _tool("remove_track_from_playlist", "Remove a track from a playlist of the user's music library."),
+        _tool("get_track", "Get one track of the user's music library by its id."),
+        _tool("follow_artist", "Follow an artist from the user's music library."),
+        _tool("unfollow_artist", "Unfollow an artist from the user's music library."),
+        _tool("make_playlist", "Make a new playlist in the user's music library."),
+    ]
+    settings = {"embedding-backend": "static", "cache-dir": str(tmp_path)}
+    result = similar_pairs(tools, settings, threshold=0.5, top_k=5)
+    assert [(tools[a][0], tools[b][0]) for a, b, _ in result.pairs] == [("create_playlist", "make_playlist")]
+
+
+def test_centring_gives_the_same_bits_for_rows_and_matrices() -> None:
+    import numpy as np
+
+    rows = [[0.6, 0.8, 0.0], [0.0, 0.6, 0.8], [0.8, 0.0, 0.6], [0.0, 0.0, 0.0]]
+    matrix = np.array(rows, dtype=np.float32)
+    as_float32 = matrix.tolist()
+    assert centre(as_float32) == centre(matrix).tolist()
