@@ -68,6 +68,7 @@ class Dialect(str, enum.Enum):
     MCP = "mcp"
     GENERIC = "generic"  # a bare {name, description, parameters}
     PYTHON = "python"  # extracted from Python source (framework in Tool.framework)
+    DOCKER_CATALOG = "docker-catalog"  # Docker's MCP catalog `tools.json` (`arguments` lists)
 
 
 @dataclass(frozen=True, order=True)

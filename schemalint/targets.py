@@ -63,7 +63,7 @@ def resolve_targets(tool: Tool, configured: Iterable[str] = ()) -> frozenset[str
 
 def is_forwarded(tool: Tool) -> bool:
     """Whether the tool is not written for one provider but may be forwarded to any (MCP, most Python tools)."""
-    if tool.dialect is Dialect.MCP:
+    if tool.dialect in (Dialect.MCP, Dialect.DOCKER_CATALOG):
         return True
     if tool.dialect is Dialect.PYTHON:
         return (tool.framework or "").lower() not in _OPENAI_AGENTS_FRAMEWORKS

@@ -7,9 +7,10 @@ Only known containers are searched (`tools`, `functions`, `functionDeclarations`
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from pathlib import PurePath
 from typing import Any
 
-from schemalint.dialects import anthropic, gemini, mcp, openai
+from schemalint.dialects import anthropic, docker_catalog, gemini, mcp, openai
 from schemalint.dialects.base import Shape, canonical_fields
 from schemalint.loaders import Document
 from schemalint.model import JSON, Dialect, Tool, is_mapping, join_pointer
@@ -19,6 +20,7 @@ ACCEPTED_SHAPES = (
     'the legacy "functions" array, OpenAI Responses function tools ({"type": "function", "name": ...}), '
     "Anthropic tools ({name, description, input_schema}), Gemini functionDeclarations, "
     "MCP Tool objects or a tools/list result (also inside a JSON-RPC result), "
+    "Docker MCP catalog tool lists ({name, description, arguments: [{name, type, desc}]}), "
     'a request body with a "tools" key, or a bare array of {name, description, parameters}'
 )
 
@@ -31,34 +33,48 @@ def detect_tools(document: Document) -> list[Tool]:
     if document.tools is not None:
         return document.tools
     found: list[Tool] = []
-    _collect(document.data, "", document.path, found, None)
+    #: pointers of schemas converted from Docker catalog `arguments` -> where they came from
+    aliases: dict[str, str] = {}
+    _collect(document.data, "", document.path, found, None, aliases)
     for index, tool in enumerate(found):
         tool.index = index
+    if aliases:
+        document.positions = docker_catalog.ArgumentPositions(document.positions, aliases)
     return found
 
 
-def _collect(value: JSON, pointer: str, path: str, out: list[Tool], container: str | None) -> None:
+def _collect(
+    value: JSON, pointer: str, path: str, out: list[Tool], container: str | None, aliases: dict[str, str]
+) -> None:
     if isinstance(value, list):
+        named = not pointer and PurePath(path).name == "tools.json"
+        if docker_catalog.is_catalog_list(value, named_tools_json=named):
+            for i, item in enumerate(value):
+                assert is_mapping(item)
+                out.append(docker_catalog.read(item, path, join_pointer(pointer, i), len(out), aliases))
+            return
         for i, item in enumerate(value):
             if is_mapping(item):
-                _collect_object(item, join_pointer(pointer, i), path, out, container)
+                _collect_object(item, join_pointer(pointer, i), path, out, container, aliases)
     elif is_mapping(value):
-        _collect_object(value, pointer, path, out, container)
+        _collect_object(value, pointer, path, out, container, aliases)
 
 
-def _collect_object(obj: Mapping[str, Any], pointer: str, path: str, out: list[Tool], container: str | None) -> None:
+def _collect_object(
+    obj: Mapping[str, Any], pointer: str, path: str, out: list[Tool], container: str | None, aliases: dict[str, str]
+) -> None:
     shape = _shape_of(obj, container)
     if shape is not None:
         out.append(shape.read(obj, path, pointer, len(out)))
         return
     for key in gemini.DECLARATION_KEYS:
         if isinstance(obj.get(key), list):
-            _collect(obj[key], join_pointer(pointer, key), path, out, "declarations")
+            _collect(obj[key], join_pointer(pointer, key), path, out, "declarations", aliases)
     for key, kind in _CONTAINERS.items():
         if isinstance(obj.get(key), list):
-            _collect(obj[key], join_pointer(pointer, key), path, out, kind)
+            _collect(obj[key], join_pointer(pointer, key), path, out, kind, aliases)
     if "jsonrpc" in obj and is_mapping(obj.get("result")):
-        _collect(obj["result"], join_pointer(pointer, "result"), path, out, None)
+        _collect(obj["result"], join_pointer(pointer, "result"), path, out, None, aliases)
 
 
 def _shape_of(obj: Mapping[str, Any], container: str | None) -> Shape | None:

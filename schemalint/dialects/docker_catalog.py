@@ -1,0 +1,93 @@
+"""Docker's MCP catalog tool lists (`servers/<name>/tools.json` in docker/mcp-registry, the `tools` of a
+catalog entry): `{name, description, arguments: [{name, type, items?, desc, optional?}], annotations?}`.
+
+The gateway serves these as MCP tools, so `arguments` is read as the JSON Schema it stands for
+(`properties` from the arguments, `required` from those not `optional`). Findings in that schema
+point at the argument it came from: `ArgumentPositions` translates its pointers to the array.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from schemalint.loaders import PositionIndex
+from schemalint.model import JSON, Dialect, Span, Tool, escape_pointer_token, is_mapping, parent_pointer
+
+#: the keys of a catalog tool; a list whose items have other keys is some other format
+TOOL_KEYS = frozenset({"name", "description", "arguments", "annotations"})
+#: an argument's keys -> the JSON Schema keyword each stands for
+ARGUMENT_KEYWORDS = {"type": "type", "desc": "description", "items": "items"}
+ARGUMENT_KEYS = frozenset({"name", "optional", *ARGUMENT_KEYWORDS})
+
+
+def is_catalog_list(items: Sequence[JSON], named_tools_json: bool) -> bool:
+    """Whether `items` is a catalog tool list: every item a tool with only the catalog's keys, and
+    some item with an `arguments` list of arguments (or the file is named `tools.json`)."""
+    if not items or not all(_is_catalog_tool(item) for item in items):
+        return False
+    return named_tools_json or any(isinstance(item.get("arguments"), list) for item in items if is_mapping(item))
+
+
+def _is_catalog_tool(item: JSON) -> bool:
+    if not is_mapping(item) or not isinstance(item.get("name"), str) or not set(item) <= TOOL_KEYS:
+        return False
+    arguments = item.get("arguments", [])
+    return isinstance(arguments, list) and all(
+        is_mapping(a) and isinstance(a.get("name"), str) and set(a) <= ARGUMENT_KEYS for a in arguments
+    )
+
+
+def read(obj: Mapping[str, Any], path: str, pointer: str, index: int, aliases: dict[str, str]) -> Tool:
+    """The tool `obj` defines; `aliases` gains the converted schema's pointers -> the source's."""
+    arguments_pointer = f"{pointer}/arguments"
+    properties: dict[str, Any] = {}
+    required: list[str] = []
+    for position, argument in enumerate(obj.get("arguments") or []):
+        name = argument["name"]
+        source = f"{arguments_pointer}/{position}"
+        target = f"{arguments_pointer}/properties/{escape_pointer_token(name)}"
+        aliases[target] = source
+        schema: dict[str, Any] = {}
+        for key, keyword in ARGUMENT_KEYWORDS.items():
+            if key in argument:
+                schema[keyword] = argument[key]
+                aliases[f"{target}/{keyword}"] = f"{source}/{key}"
+        properties[name] = schema
+        if argument.get("optional") is not True:
+            required.append(name)
+    parameters: dict[str, Any] = {"type": "object", "properties": properties}
+    if required:
+        parameters["required"] = required
+    name, description, annotations = obj.get("name"), obj.get("description"), obj.get("annotations")
+    return Tool(
+        name=name if isinstance(name, str) else None,
+        description=description if isinstance(description, str) else None,
+        parameters=parameters,
+        dialect=Dialect.DOCKER_CATALOG,
+        path=path,
+        pointer=pointer,
+        parameters_pointer=arguments_pointer,
+        name_pointer=f"{pointer}/name",
+        description_pointer=f"{pointer}/description" if "description" in obj else None,
+        annotations=annotations if is_mapping(annotations) else None,
+        annotations_pointer=f"{pointer}/annotations" if is_mapping(annotations) else None,
+        index=index,
+    )
+
+
+class ArgumentPositions:
+    """The document's positions, with the converted schemas' pointers located at their arguments."""
+
+    def __init__(self, inner: PositionIndex, aliases: dict[str, str]) -> None:
+        self.inner = inner
+        self.aliases = aliases
+
+    def locate(self, pointer: str, key: bool = False) -> Span | None:
+        current = pointer
+        while current:
+            source = self.aliases.get(current)
+            if source is not None:
+                return self.inner.locate(source + pointer[len(current) :], key)
+            current = parent_pointer(current)
+        return self.inner.locate(pointer, key)
