@@ -532,9 +532,19 @@ def rule(name: str | None, output_format: str) -> None:
 )
 def export(paths: tuple[str, ...], dialect: str) -> None:
     """Print the tools in PATHS as schemalint normalised them (canonical JSON or another dialect)."""
-    from schemalint.dialects import export_tools
+    from schemalint.dialects import dropped_fields, export_tools
 
     tools, unreadable = _read_tools(paths)
+    for tool in tools:
+        dropped = dropped_fields(tool, dialect)
+        if dropped:
+            where = _printable(f"{tool.path}#{tool.pointer}")
+            fields = ", ".join(dropped)
+            click.echo(
+                f"schemalint: {where}: `{_printable(tool.display_name)}`: {dialect} has no place for {fields}; "
+                "left out",
+                err=True,
+            )
     click.echo(json.dumps(export_tools(tools, dialect), indent=2, ensure_ascii=False))
     sys.exit(EXIT_ERROR if unreadable else EXIT_CLEAN)
 

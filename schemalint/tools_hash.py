@@ -10,13 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-from schemalint.model import JSON, Dialect, Tool
-
-#: keywords whose values are data, not schemas: their `type` keys are not type names
-_DATA_KEYWORDS = frozenset({"enum", "const", "default", "example", "examples"})
+from schemalint.dialects import gemini
+from schemalint.model import JSON, Tool
 
 
 def digest(value: JSON) -> str:
@@ -28,9 +25,7 @@ def digest(value: JSON) -> str:
 
 def sent_definition(tool: Tool) -> dict[str, JSON]:
     """The tool as the model is sent it, in one spelling for every dialect."""
-    parameters = tool.parameters
-    if tool.dialect is Dialect.GEMINI:
-        parameters = _lower_type_names(parameters)
+    parameters = gemini.parameters_as_json_schema(tool)
     definition: dict[str, JSON] = {"name": tool.name, "description": tool.description, "parameters": parameters}
     if tool.strict:
         definition["strict"] = True
@@ -44,22 +39,3 @@ def tool_hash(tool: Tool) -> str:
 def tools_hash(tools: Sequence[Tool]) -> str:
     """The hash of the whole set, in order."""
     return digest([sent_definition(tool) for tool in tools])
-
-
-def _lower_type_names(schema: JSON) -> JSON:
-    """Gemini's `OBJECT`/`STRING` spelled as JSON Schema's `object`/`string`, at every level."""
-    if isinstance(schema, list):
-        return [_lower_type_names(item) for item in schema]
-    if not isinstance(schema, Mapping):
-        return schema
-    lowered: dict[str, Any] = {}
-    for key, value in schema.items():
-        if key in _DATA_KEYWORDS:
-            lowered[key] = value
-        elif key == "type" and isinstance(value, str):
-            lowered[key] = value.lower()
-        elif key == "type" and isinstance(value, list):
-            lowered[key] = [item.lower() if isinstance(item, str) else item for item in value]
-        else:
-            lowered[key] = _lower_type_names(value)
-    return lowered

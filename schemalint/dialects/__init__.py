@@ -7,6 +7,7 @@ Only known containers are searched (`tools`, `functions`, `functionDeclarations`
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import PurePath
 from typing import Any
 
@@ -125,9 +126,35 @@ EXPORTERS: dict[str, Callable[[Tool], dict[str, Any]]] = {
 }
 
 
+#: what each dialect has no place for, of the fields a tool may carry
+_NOT_WRITTEN: dict[str, tuple[str, ...]] = {
+    "canonical": (),
+    "openai": ("title", "output_schema", "annotations"),
+    "openai-responses": ("title", "output_schema", "annotations"),
+    "anthropic": ("title", "output_schema", "annotations"),
+    "gemini": ("title", "annotations", "strict"),
+    "mcp": ("strict",),
+}
+
+
 def export_tools(tools: list[Tool], to: str) -> JSON:
-    """The tools written in dialect `to`; Gemini wraps them in one `functionDeclarations` entry."""
-    exported = [EXPORTERS[to](tool) for tool in tools]
+    """The tools written in dialect `to`, their schemas in JSON Schema's spelling (a Gemini `parameters` or
+    `response` converted); Gemini wraps them in one `functionDeclarations` entry."""
+    exported = [
+        EXPORTERS[to](
+            replace(
+                tool,
+                parameters=gemini.parameters_as_json_schema(tool),
+                output_schema=gemini.output_as_json_schema(tool),
+            )
+        )
+        for tool in tools
+    ]
     if to == "gemini":
         return [{"functionDeclarations": exported}]
     return exported
+
+
+def dropped_fields(tool: Tool, to: str) -> list[str]:
+    """The fields of `tool` that dialect `to` has no place for, so an export leaves them out."""
+    return [name for name in _NOT_WRITTEN[to] if getattr(tool, name) is not None]
