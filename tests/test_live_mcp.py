@@ -166,6 +166,18 @@ def test_hanging_server_times_out_and_leaves_no_process(tmp_path: Path) -> None:
     assert not any(alive(pid) for pid in pids)
 
 
+def test_a_grandchild_that_left_the_process_group_is_stopped_too(tmp_path: Path) -> None:
+    pids_file = tmp_path / "pids"
+    code, _, _ = run_mcp("--timeout", "3", server="hang_setsid.py", server_args=(str(pids_file),))
+    assert code == 2
+    pids = [int(p) for p in pids_file.read_text().split()]
+    assert len(pids) == 2  # the server and its grandchild in a session of its own
+    deadline = time.monotonic() + 5
+    while any(alive(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(alive(pid) for pid in pids)
+
+
 def test_command_that_does_not_exist(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["mcp", "--", str(tmp_path / "no-such-server")])
     assert result.exit_code == 2

@@ -16,9 +16,11 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import shlex
+import signal
 import tempfile
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
@@ -74,7 +76,7 @@ def fetch_listing(command: Sequence[str], url: str | None, timeout: float) -> Li
     sdk_logger.propagate = False
     if not sdk_logger.handlers:
         sdk_logger.addHandler(logging.NullHandler())
-    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
+    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog, _stopping_what_it_starts():
         try:
             return anyio.run(_fetch, list(command), url, timeout, errlog)
         except LiveError as error:
@@ -82,6 +84,65 @@ def fetch_listing(command: Sequence[str], url: str | None, timeout: float) -> Li
         except Exception as error:
             message = _describe(error, timeout)
             raise LiveError(f"MCP server `{where}`: {message}{_stderr_tail(errlog)}") from None
+
+
+@contextlib.contextmanager
+def _stopping_what_it_starts() -> Iterator[None]:
+    """Afterwards, kill every process the server started, also one that left its process group (`setsid`),
+    which the SDK's group kill misses. As a child subreaper (Linux) this process inherits the server's
+    orphans, so they stay below it in the process tree; children it already had are left alone."""
+    before = _process_children().get(os.getpid(), set())
+    subreaper = _set_child_subreaper(True)
+    try:
+        yield
+    finally:
+        for _ in range(3):  # a process may start another while the first are killed
+            started = _descendants(os.getpid(), exclude=before)
+            if not started:
+                break
+            for pid in started:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+            for pid in started:
+                with contextlib.suppress(ChildProcessError, OSError):
+                    os.waitpid(pid, 0)
+        if subreaper:
+            _set_child_subreaper(False)
+
+
+def _set_child_subreaper(on: bool) -> bool:
+    """prctl(PR_SET_CHILD_SUBREAPER); False where it is not available (not Linux)."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return bool(libc.prctl(36, int(on), 0, 0, 0) == 0)
+    except (OSError, AttributeError):
+        return False
+
+
+def _process_children() -> dict[int, set[int]]:
+    """Parent pid -> child pids, from /proc (empty where there is no /proc)."""
+    children: dict[int, set[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        if len(fields) > 1:
+            children.setdefault(int(fields[1]), set()).add(int(stat.parent.name))
+    return children
+
+
+def _descendants(root: int, exclude: set[int]) -> list[int]:
+    children = _process_children()
+    found: list[int] = []
+    pending = [pid for pid in children.get(root, ()) if pid not in exclude]
+    while pending:
+        pid = pending.pop()
+        found.append(pid)
+        pending.extend(children.get(pid, ()))
+    return found
 
 
 async def _fetch(command: list[str], url: str | None, timeout: float, errlog: TextIO) -> Listing:
