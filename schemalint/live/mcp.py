@@ -20,7 +20,7 @@ import os
 import shlex
 import signal
 import tempfile
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
@@ -76,9 +76,9 @@ def fetch_listing(command: Sequence[str], url: str | None, timeout: float) -> Li
     sdk_logger.propagate = False
     if not sdk_logger.handlers:
         sdk_logger.addHandler(logging.NullHandler())
-    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog, _stopping_what_it_starts():
+    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog, _stopping_what_it_starts() as stop:
         try:
-            return anyio.run(_fetch, list(command), url, timeout, errlog)
+            return anyio.run(_fetch, list(command), url, timeout, errlog, stop)
         except LiveError as error:
             raise LiveError(f"MCP server `{where}`: {error}{_stderr_tail(errlog)}") from None
         except Exception as error:
@@ -87,25 +87,30 @@ def fetch_listing(command: Sequence[str], url: str | None, timeout: float) -> Li
 
 
 @contextlib.contextmanager
-def _stopping_what_it_starts() -> Iterator[None]:
+def _stopping_what_it_starts() -> Iterator[Callable[[], None]]:
     """Afterwards, kill every process the server started, also one that left its process group (`setsid`),
     which the SDK's group kill misses. As a child subreaper (Linux) this process inherits the server's
-    orphans, so they stay below it in the process tree; children it already had are left alone."""
+    orphans, so they stay below it in the process tree; children it already had are left alone. Yields the
+    kill, for a timeout to call before the SDK waits for the server to exit."""
     before = _process_children().get(os.getpid(), set())
-    subreaper = _set_child_subreaper(True)
-    try:
-        yield
-    finally:
+
+    def kill_started() -> None:
         for _ in range(3):  # a process may start another while the first are killed
             started = _descendants(os.getpid(), exclude=before)
             if not started:
-                break
+                return
             for pid in started:
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGKILL)
             for pid in started:
                 with contextlib.suppress(ChildProcessError, OSError):
                     os.waitpid(pid, 0)
+
+    subreaper = _set_child_subreaper(True)
+    try:
+        yield kill_started
+    finally:
+        kill_started()
         if subreaper:
             _set_child_subreaper(False)
 
@@ -145,7 +150,9 @@ def _descendants(root: int, exclude: set[int]) -> list[int]:
     return found
 
 
-async def _fetch(command: list[str], url: str | None, timeout: float, errlog: TextIO) -> Listing:
+async def _fetch(
+    command: list[str], url: str | None, timeout: float, errlog: TextIO, stop_server: Callable[[], None]
+) -> Listing:
     import anyio
     from mcp import ClientSession
 
@@ -157,14 +164,17 @@ async def _fetch(command: list[str], url: str | None, timeout: float, errlog: Te
             malformed.append(_one_line(message))
             work.cancel()
 
-    with anyio.fail_after(timeout):
-        async with (
-            _connect(command, url, errlog) as (read, write),
-            ClientSession(read, write, message_handler=on_message) as session,
-        ):
-            with work:
-                initialized = await session.initialize()
-                tools = await _list_tools(session)
+    deadline = anyio.current_time() + timeout
+    async with (
+        _connect(command, url, errlog) as (read, write),
+        ClientSession(read, write, message_handler=on_message) as session,
+    ):
+        with work, anyio.CancelScope(deadline=deadline) as waiting:
+            initialized = await session.initialize()
+            tools = await _list_tools(session)
+        if waiting.cancelled_caught:
+            stop_server()  # now, so that the SDK's shutdown does not wait out its grace period for it
+            raise TimeoutError
     if malformed:
         raise LiveError(f"malformed message from the server: {malformed[0]}")
     info = initialized.server_info
