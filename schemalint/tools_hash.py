@@ -16,11 +16,15 @@ from schemalint.dialects import gemini
 from schemalint.model import JSON, Tool
 
 
+def canonical_json(value: JSON) -> str:
+    """A stable text form: equal content gives equal text, whatever the key order or source format."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
 def digest(value: JSON) -> str:
     """`sha256:` and the hex digest of the value's canonical JSON (sorted keys, no spaces, UTF-8)."""
-    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     # a lone surrogate is valid JSON text (\ud800) and must hash, not fail
-    return "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return "sha256:" + hashlib.sha256(canonical_json(value).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def sent_definition(tool: Tool) -> dict[str, JSON]:

@@ -9,13 +9,13 @@ level, through local `$ref`s, `items`, nested objects and nullable unions.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from schemalint.diff.composition import SchemaChecker, composition_part, find_rejection, has_union
 from schemalint.model import JSON, Severity, join_pointer, nullable_union_branch, resolve_pointer, schema_types
+from schemalint.tools_hash import canonical_json as canonical
 
 Side = Literal["old", "new"]
 
@@ -49,11 +49,6 @@ class Change:
     data: dict[str, Any] = field(default_factory=dict)
     #: the file `pointer` is in; filled in by the caller that knows which tools were compared
     path: str = ""
-
-
-def canonical(value: JSON) -> str:
-    """A stable text form: equal content gives equal text, whatever the key order or source format."""
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
 def show(value: JSON) -> str:
