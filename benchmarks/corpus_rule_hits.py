@@ -2,6 +2,7 @@
 
     PYTHONPATH=. python benchmarks/corpus_rule_hits.py                  # the table
     PYTHONPATH=. python benchmarks/corpus_rule_hits.py --show SL304 -n 20 [--corpus bfcl] [--seed 1]
+    PYTHONPATH=. python benchmarks/corpus_rule_hits.py --select SL304,SL307 --add servers=../realdata/servers
 
 Rows are (rule, severity): a rule that reports at two severities (SL106, SL306, SL308) gets a row
 for each. `--show` prints a random sample of one rule's hits with the text it judged, so that a
@@ -44,8 +45,8 @@ def corpus_root() -> Path:
     return next((c for c in candidates if c.is_dir()), candidates[1])
 
 
-def lint_corpus(path: Path, config: Path) -> LintResult:
-    return lint([str(path)], LintOptions(config_file=config))
+def lint_corpus(path: Path, config: Path, select: tuple[str, ...] | None) -> LintResult:
+    return lint([str(path)], LintOptions(config_file=config, select=select))
 
 
 def show(result: LintResult, diagnostics: list[Diagnostic], name: str) -> None:
@@ -64,12 +65,19 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--show", help="print a sample of this rule's hits")
     parser.add_argument("-n", type=int, default=15, help="sample size for --show")
-    parser.add_argument("--corpus", choices=sorted(CORPORA), help="only this corpus")
+    parser.add_argument("--corpus", help="only this corpus (a name above or one given with --add)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--select", help="only these comma-separated rule codes (faster)")
+    parser.add_argument(
+        "--add", action="append", default=[], metavar="NAME=PATH", help="also measure this file or folder"
+    )
     args = parser.parse_args()
 
     root = corpus_root()
     corpora = {name: root / rel for name, rel in CORPORA.items() if (root / rel).exists()}
+    for added in args.add:
+        name, _, path = added.partition("=")
+        corpora[name] = Path(path)
     if args.corpus:
         corpora = {k: v for k, v in corpora.items() if k == args.corpus}
     if not corpora:
@@ -79,7 +87,10 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         config = Path(tmp) / ".schemalint.toml"
         config.write_text(CONFIG, encoding="utf-8")
-        results = {name: lint_corpus(path, config) for name, path in corpora.items()}
+        select = tuple(code.strip().upper() for code in args.select.split(",")) if args.select else None
+        if args.show and select:
+            select = (*select, args.show.upper())
+        results = {name: lint_corpus(path, config, select) for name, path in corpora.items()}
 
     if args.show:
         code = args.show.upper()
@@ -93,9 +104,8 @@ def main() -> int:
     counts = {
         name: Counter((d.code, d.severity.label[0].upper()) for d in r.diagnostics) for name, r in results.items()
     }
-    rows = sorted(
-        {key for c in counts.values() for key in c} | {(r.code, r.severity.label[0].upper()) for r in all_rules()}
-    )
+    rules = [r for r in all_rules() if select is None or r.code in select]
+    rows = sorted({key for c in counts.values() for key in c} | {(r.code, r.severity.label[0].upper()) for r in rules})
     names = list(results)
     print(f"{'rule':<8}{'sev':<5}" + "".join(f"{n:>14}" for n in names))
     print(f"{'tools':<13}" + "".join(f"{results[n].tool_count:>14}" for n in names))

@@ -724,8 +724,22 @@ _EVERY_REQUEST = (
     r"|conversations?|inputs?|work)"
     r"|(?:answering|responding\s+to|replying\s+to|handling|processing)\s+(?:any|every|all|each)\s+"
     r"(?:(?:other|new|user|incoming|single)\s+)*(?:requests?|messages?|quer(?:y|ies)|prompts?|questions?"
-    r"|conversations?|inputs?))\b"
+    r"|conversations?|inputs?)"
+    # handing the user's work on to another model: whatever the request, it passes through this tool first
+    r"|(?:routing|delegating|forwarding|handing(?:\s+off)?|dispatching|sending|passing)\s+"
+    r"(?:(?:the|a|an|any|every|all|each|this|user['’]?s?|incoming|new)\s+)*(?:tasks?|requests?|prompts?"
+    r"|quer(?:y|ies)|questions?|jobs?|work|messages?)\s+to\s+(?:(?:any|another|a|an|the|other|cloud|remote|external"
+    r"|hosted|third[- ]party|different|bigger|larger)\s+)*(?:models?|llms?|(?:sub-?)?agents?|providers?|assistants?)"
+    r")\b"
 )
+#: A turn of the conversation: "before any other tool" reaches over every request only with one of these
+#: ("on every user message"); alone it is a server's setup step ("run init before any other tool").
+_EVERY_TURN = (
+    r"\b(?:on|for|with|at|in)\s+(?:every|each|all|any)\s+(?:(?:single|user|new|incoming)\s+)*"
+    r"(?:messages?|requests?|turns?|quer(?:y|ies)|prompts?|questions?)\b"
+)
+_SAME_CLAUSE = r"(?:[^.!?;\n]|\.(?=\w))"
+_BEFORE_OTHER_TOOLS = r"\bbefore\s+(?:(?:using|calling|invoking|running)\s+)?any\s+other\s+tools?\b"
 
 #: (category, pattern) pairs; each pattern is an instruction aimed at the model, not a description of the tool.
 POISONING_PATTERNS: tuple[tuple[str, LazyPattern], ...] = (
@@ -746,7 +760,7 @@ POISONING_PATTERNS: tuple[tuple[str, LazyPattern], ...] = (
         LazyPattern(
             r"(?<![/\\=${:-])<\s*/?\s*(?:important|instructions?|override|critical|sys)\s*>(?![/\\])"
             r"|(?<![/\\=${:-])<\s*(?P<paired>system|secret|hidden|admin|assistant)\s*>(?![/\\])"
-            r"|\[\s*(?:system|important|instructions?)\s*\]\s*:?",
+            r"|\[\s*system(?:\s+(?:instructions?|prompt|message|override))?\s*\]\s*:?",
             re.IGNORECASE,
         ),
     ),
@@ -800,7 +814,9 @@ POISONING_PATTERNS: tuple[tuple[str, LazyPattern], ...] = (
         # an order to go through this tool before, or instead of, whatever the model does for any request;
         # "about <topic>" after it scopes the order to the tool's own domain
         LazyPattern(
-            rf"\b(?:before|prior\s+to|instead\s+of|ahead\s+of)\s+{_EVERY_REQUEST}"
+            rf"{_BEFORE_OTHER_TOOLS}{_SAME_CLAUSE}{{0,80}}?{_EVERY_TURN}|{_EVERY_TURN}{_SAME_CLAUSE}{{0,80}}?"
+            rf"{_BEFORE_OTHER_TOOLS}"
+            rf"|\b(?:before|prior\s+to|instead\s+of|ahead\s+of)\s+{_EVERY_REQUEST}"
             r"(?!\s+(?:about|regarding|concerning|involving|related|relating|on|for|that|which|in\s+this)\b)"
             r"|\b(?:prefer(?:red)?|priority|precedence|priorit[iy][sz]ed?)\b[^.!?\n]{0,40}\b(?:over|above|to)\s+"
             r"(?:any|all|every)\s+other\s+(?:tools?|models?|agents?|servers?|assistants?|functions?)\b"
