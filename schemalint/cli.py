@@ -204,6 +204,11 @@ def _lint_options(
 @click.option("--fix", is_flag=True, help="Apply safe fixes to JSON and YAML files (Python is never modified).")
 @click.option("--unsafe-fixes", is_flag=True, help="With --fix or --diff: apply unsafe fixes too.")
 @click.option("--diff", "show_diff", is_flag=True, help="Print the fixes as a unified diff; write nothing.")
+@click.option(
+    "--show-fixes",
+    is_flag=True,
+    help="List per rule what --fix would fix (with --fix: what it fixed), safe and unsafe apart.",
+)
 def check(
     paths: tuple[str, ...],
     select: tuple[str, ...],
@@ -228,6 +233,7 @@ def check(
     fix: bool,
     unsafe_fixes: bool,
     show_diff: bool,
+    show_fixes: bool,
 ) -> None:
     """Lint tool definitions in PATHS (files or folders; default: the current folder; `-` reads stdin)."""
     from schemalint.engine import default_jobs, lint, lint_source
@@ -238,6 +244,8 @@ def check(
     outputs = output_targets(output_formats, output_file)
     if staged and against is None:
         _fail("--staged needs --against REF")
+    if (fix or show_diff or show_fixes) and against is not None:
+        _fail("--fix, --diff and --show-fixes work on the files as they are, not with --against")
     if against is not None:
         result = _lint_against(against, paths, options, staged)
     elif paths == ("-",):
@@ -258,16 +266,18 @@ def check(
             _fail(f"no such file or directory: {missing[0]}")
         result = lint(paths or (".",), dataclasses.replace(options, jobs=jobs or default_jobs()))
 
-    if (fix or show_diff) and against is not None:
-        _fail("--fix and --diff work on the files as they are, not with --against")
     if show_diff:
         _show_fixes(result, options, unsafe_fixes)
     refused: set[str] = set()
     if fix:
         if paths == ("-",):
             _fail("--fix cannot write to standard input; use --diff")
-        refused = _apply_fixes(result, options, unsafe_fixes)
+        refused, applied = _apply_fixes(result, options, unsafe_fixes)
         result = lint(paths or (".",), dataclasses.replace(options, jobs=jobs or default_jobs()))
+        if show_fixes:
+            _echo_fix_table("Fixed", applied)
+    elif show_fixes:
+        _list_fixes(result, options, unsafe_fixes)
     if write_baseline_file is not None:
         _write_baseline(write_baseline_file, result)
     if baseline_file is not None:
@@ -380,15 +390,35 @@ def _show_fixes(result: Any, options: Any, unsafe: bool) -> NoReturn:
     sys.exit(EXIT_FINDINGS if changed else EXIT_CLEAN)
 
 
-def _apply_fixes(result: Any, options: Any, unsafe: bool) -> set[str]:
+def _list_fixes(result: Any, options: Any, unsafe: bool) -> None:
+    """--show-fixes without --fix: what --fix would fix per rule, then what --unsafe-fixes would add."""
+    safe = [fix for plan in _fix_plans(result, options, unsafe=False) if plan.changed for fix in plan.applied]
+    _echo_fix_table("--fix would fix", safe)
+    if unsafe:
+        every = [fix for plan in _fix_plans(result, options, unsafe=True) if plan.changed for fix in plan.applied]
+        _echo_fix_table("--fix --unsafe-fixes would fix", every)
+    elif any(d.fix is not None and not d.fix.safe for d in result.diagnostics):
+        click.echo("Unsafe fixes are available too: add --unsafe-fixes to list them.", err=True)
+
+
+def _echo_fix_table(heading: str, applied: Sequence[tuple[str, str, Any]]) -> None:
+    """How many fixes each rule made or would make, safe and unsafe apart (on stderr: stdout holds the report)."""
+    counts = Counter((code, slug, fix.safe) for code, slug, fix in applied)
+    click.echo(f"{heading} {len(applied)} finding(s){':' if counts else '.'}", err=True)
+    for (code, slug, safe), count in sorted(counts.items()):
+        click.echo(f"{count:>6}  {code}  {slug:<36} {'safe' if safe else 'unsafe'}", err=True)
+
+
+def _apply_fixes(result: Any, options: Any, unsafe: bool) -> tuple[set[str], list[tuple[str, str, Any]]]:
     """--fix: write every file whose fixes apply, atomically, unless it changed since it was read.
-    Returns the files whose fixes were declined."""
+    Returns the files whose fixes were declined and the fixes written (rule code, slug, fix)."""
     from schemalint.fixes import FixError, encode_like, write_atomically
     from schemalint.loaders import LoadError
     from schemalint.loaders.jsonyaml import decode_source
 
     fixed = files = 0
     refused: set[str] = set()
+    applied: list[tuple[str, str, Any]] = []
     for plan in _fix_plans(result, options, unsafe):
         if plan.skipped:
             click.echo(_printable(f"{plan.path}: not fixed: {plan.skipped}"), err=True)
@@ -408,9 +438,10 @@ def _apply_fixes(result: Any, options: Any, unsafe: bool) -> set[str]:
             continue
         fixed += plan.fixed
         files += 1
+        applied += plan.applied
     if fixed:
         click.echo(f"Fixed {fixed} finding(s) in {files} file(s).", err=True)
-    return refused
+    return refused, applied
 
 
 def _write_baseline(path: Path, result: Any) -> NoReturn:

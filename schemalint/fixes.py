@@ -559,7 +559,8 @@ class FilePlan:
     document: Document
     new_text: str
     fixed: int = 0
-    titles: list[str] = field(default_factory=list)
+    #: (rule code, rule slug, fix) of every fix applied, in order
+    applied: list[tuple[str, str, Fix]] = field(default_factory=list)
     #: why the file is not fixed (Python source, YAML that does not round-trip, ...)
     skipped: str | None = None
 
@@ -583,7 +584,7 @@ Relint = Callable[[str, str], tuple[Document | None, list[Diagnostic]]]
 def plan_file(document: Document, diagnostics: Sequence[Diagnostic], unsafe: bool, relint: Relint) -> FilePlan:
     """Apply the file's fixes pass by pass; `relint(text, path)` lints a new text of the file."""
     plan = FilePlan(document.path, document, document.text)
-    fixes = [fix for d in diagnostics if (fix := applicable(d, unsafe)) is not None]
+    fixes = _fixes_of(diagnostics, unsafe)
     if not fixes:
         return plan
     if document.format == "python":
@@ -600,13 +601,14 @@ def plan_file(document: Document, diagnostics: Sequence[Diagnostic], unsafe: boo
     seen = {document.text}
     for _ in range(MAX_PASSES):
         new_data = copy.deepcopy(current.data)  # once per pass; each fix applies in place, all or nothing
-        for fix in choose_fixes(fixes, current.data):
+        rule_of = {id(fix): rule for fix, rule in fixes}
+        for fix in choose_fixes([fix for fix, _ in fixes], current.data):
             try:
                 new_data = apply_in_place(new_data, fix.operations)
             except FixError:
                 continue
             plan.fixed += 1
-            plan.titles.append(fix.title)
+            plan.applied.append((*rule_of[id(fix)], fix))
         if same(new_data, current.data):
             break
         try:
@@ -623,10 +625,15 @@ def plan_file(document: Document, diagnostics: Sequence[Diagnostic], unsafe: boo
             return plan
         plan.new_text = text
         current = relinted
-        fixes = [fix for d in found if (fix := applicable(d, unsafe)) is not None]
+        fixes = _fixes_of(found, unsafe)
         if not fixes:
             break
     return plan
+
+
+def _fixes_of(diagnostics: Sequence[Diagnostic], unsafe: bool) -> list[tuple[Fix, tuple[str, str]]]:
+    """The applicable fixes, in order, with the code and slug of the rule that offers each."""
+    return [(fix, (d.code, d.slug)) for d in diagnostics if (fix := applicable(d, unsafe)) is not None]
 
 
 def _render(document: Document, new_data: JSON, yaml: Any) -> str:

@@ -3,9 +3,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from schemalint.diagnostics import Finding
+from schemalint.diagnostics import Finding, Fix, PatchOperation
 from schemalint.lazy_pattern import LazyPattern
-from schemalint.model import SchemaNode, Severity
+from schemalint.model import SchemaNode, Severity, join_pointer
 from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options
 from schemalint.text import named_property
 
@@ -34,6 +34,8 @@ class Options:
     """Extra parameter names (snake_case) that set a result count."""
     check_arrays: bool = True
     """Also report array parameters without `maxItems` (at info severity)."""
+    fix_max_items: int = 100
+    """The `maxItems` the unsafe fix adds to an array (raised to its `minItems` when that is larger)."""
 
 
 class UnboundedCollection(NodeRule):
@@ -62,6 +64,7 @@ class UnboundedCollection(NodeRule):
     ## Options
     - `extend-count-names` (list of str, default `[]`): extra snake_case names of count parameters.
     - `check-arrays` (bool, default true): also report arrays without `maxItems`.
+    - `fix-max-items` (int, default 100): the `maxItems` the unsafe fix adds to an array.
 
     ## Severity
     Warning for a result count without a maximum; info for an array without `maxItems` (a long
@@ -73,7 +76,11 @@ class UnboundedCollection(NodeRule):
     default alone does not satisfy the rule.
 
     ## Fix safety
-    No automatic fix: the right bound depends on the backend.
+    Unsafe, for arrays only: adds `"maxItems": 100` (the `fix-max-items` option; at least the
+    array's `minItems`), applied with `--fix --unsafe-fixes`. Calls with more items stop
+    validating, and whether 100 suits the backend only its owner knows: read the change before
+    committing it. A result count gets no fix: its `maximum` is the backend's page limit, which
+    the schema cannot tell.
     """
 
     code = "SL306"
@@ -116,4 +123,13 @@ class UnboundedCollection(NodeRule):
                 key=True,
                 severity=Severity.INFO,
                 data={"parameter": node.property_name},
+                fix=self._max_items_fix(node.pointer, schema.get("minItems")),
             )
+
+    def _max_items_fix(self, pointer: str, min_items: object) -> Fix:
+        bound = self.options.fix_max_items
+        if isinstance(min_items, int) and not isinstance(min_items, bool):
+            bound = max(bound, min_items)
+        return Fix(
+            f"add `maxItems: {bound}`", (PatchOperation("add", join_pointer(pointer, "maxItems"), bound),), safe=False
+        )

@@ -1,9 +1,10 @@
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
-from schemalint.diagnostics import Finding
+from schemalint.diagnostics import Finding, Fix, PatchOperation
 from schemalint.model import (
     JSON_SCHEMA_TYPES,
     SCHEMA_KEYWORDS_LIST,
@@ -194,7 +195,14 @@ class InvalidSchema(NodeRule):
     rejects.
 
     ## Fix safety
-    No automatic fix.
+    Safe for a misspelt type name: `"OBJECT"`/`"String"` become `"object"`/`"string"` (outside
+    Gemini files, where the upper-case names are Gemini's own), and the Python, Java and BFCL
+    names become their JSON Schema type (`dict`/`map` -> `object`, `float`/`double` -> `number`,
+    `int`/`long` -> `integer`, `str` -> `string`, `bool` -> `boolean`, `list`/`tuple`/`set` ->
+    `array`, `none` -> `null`); the schema then means what its author wrote. In a list of types a
+    name whose JSON Schema type is already listed is removed. `any` has no fix (leaving `type` out
+    is a choice SL312 asks about), nor have the other findings: only the owner knows the right
+    `required` list or values.
     """
 
     code = "SL309"
@@ -226,7 +234,7 @@ class InvalidSchema(NodeRule):
         raw = schema.get("type")
         names = [raw] if isinstance(raw, str) else raw if isinstance(raw, list) else []
         gemini = node.tool.dialect is Dialect.GEMINI
-        for name in names:
+        for index, name in enumerate(names):
             if not isinstance(name, str) or name in JSON_SCHEMA_TYPES or (gemini and name.lower() in JSON_SCHEMA_TYPES):
                 continue
             lowered = name.lower()
@@ -241,6 +249,7 @@ class InvalidSchema(NodeRule):
                 f'`type: "{name}"` is not a JSON Schema type; {hint}',
                 join_pointer(node.pointer, "type"),
                 data={"type": name},
+                fix=_type_spelling_fix(node.pointer, raw, index),
             )
 
     def _meta_schema(self, node: SchemaNode, schema: Mapping[str, Any], malformed: list[str]) -> Iterable[Finding]:
@@ -285,6 +294,29 @@ class InvalidSchema(NodeRule):
                     join_pointer(node.pointer, *tokens),
                     data={"value": value, "type": schema["type"]},
                 )
+
+
+def _json_schema_spelling(name: Any) -> Any:
+    """The JSON Schema type a misspelt type name stands for; None when there is none (`any`)."""
+    if not isinstance(name, str):
+        return None
+    lowered = name.lower()
+    return lowered if lowered in JSON_SCHEMA_TYPES else TYPE_SPELLINGS.get(lowered)
+
+
+def _type_spelling_fix(pointer: str, raw: Any, index: int) -> Fix | None:
+    """Respell the type name at `index` of `raw` (a name or a list of names). A list is rewritten whole,
+    every name respelt and repeats dropped, so that the fixes of its several names agree."""
+    name = raw if isinstance(raw, str) else raw[index]
+    right = _json_schema_spelling(name)
+    if right is None:
+        return None
+    path = join_pointer(pointer, "type")
+    if isinstance(raw, str):
+        return Fix(f'replace `type: "{name}"` with `"{right}"`', (PatchOperation("replace", path, right),))
+    names = list(dict.fromkeys(_json_schema_spelling(n) or n for n in raw))
+    new = names[0] if len(names) == 1 else names
+    return Fix(f"replace `type: {json.dumps(raw)}` with `{json.dumps(new)}`", (PatchOperation("replace", path, new),))
 
 
 def _meta_schema_messages(schema: Mapping[str, Any]) -> dict[str, str]:

@@ -1,11 +1,12 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
-from schemalint.diagnostics import Finding
+from schemalint.diagnostics import Finding, Fix, PatchOperation
 from schemalint.lazy_pattern import LazyPattern
-from schemalint.model import SchemaNode, Severity
+from schemalint.model import SchemaNode, Severity, join_pointer
 from schemalint.rules.base import LintContext, NodeRule, Nodes
 from schemalint.text import named_property
 
@@ -44,7 +45,12 @@ class MissingType(NodeRule):
     "null"]` says the same to strict modes.
 
     ## Fix safety
-    No automatic fix: only the owner knows the type.
+    Safe when the `default` (with any `examples`) makes the type certain: a string default gives
+    `"type": "string"`, a boolean `"boolean"`, a list `"array"`, an object `"object"`, a
+    fractional number `"number"`. Every value the schema shows keeps validating. A whole number
+    (`10`: `integer` or `number`?), a `null` default, values of different types or no default
+    at all get no fix: only the owner knows the type. (`enum` and `const` already give the
+    type, so the rule does not report them.)
     """
 
     code = "SL312"
@@ -64,4 +70,36 @@ class MissingType(NodeRule):
             node.pointer,
             key=True,
             data={"parameter": node.property_name},
+            fix=_type_from_values(node.pointer, prop.schema),
         )
+
+
+def _certain_type(value: Any) -> str | None:
+    """The one JSON Schema type `value` tells (None for a whole number or null, which leave a choice)."""
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, Mapping):
+        return "object"
+    if isinstance(value, float) and not value.is_integer():
+        return "number"
+    return None
+
+
+def _type_from_values(pointer: str, schema: Mapping[str, Any]) -> Fix | None:
+    """Add the type the `default` and `examples` agree on, when they make it certain."""
+    if "default" not in schema:
+        return None
+    examples = schema.get("examples")
+    values = [schema["default"], *(examples if isinstance(examples, list) else ())]
+    types = {_certain_type(value) for value in values}
+    if len(types) != 1 or None in types:
+        return None
+    (type_name,) = types
+    return Fix(
+        f'add `"type": "{type_name}"` (from the default)',
+        (PatchOperation("add", join_pointer(pointer, "type"), type_name),),
+    )
