@@ -228,3 +228,18 @@ def test_url_where_nothing_listens() -> None:
     result = CliRunner().invoke(main, ["mcp", "--url", f"http://127.0.0.1:{free_port()}/mcp", "--timeout", "20"])
     assert result.exit_code == 2
     assert "cannot connect" in one_line_error(result.stderr)
+
+
+def test_the_server_gets_the_callers_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A token exported in the shell reaches the server, as with any command the user runs."""
+    monkeypatch.setenv("RAW_TOOL_NAME", "lookup_order_from_env")
+    snapshot = tmp_path / "tools.json"
+    code, _findings, stderr = run_mcp(
+        "--save", str(snapshot), "--select", "SL201", server="raw.py", server_args=("env",)
+    )
+    assert code == 0, stderr
+    assert [tool["name"] for tool in json.loads(snapshot.read_text())["tools"]] == ["lookup_order_from_env"]
+    monkeypatch.delenv("RAW_TOOL_NAME")
+    code, _findings, stderr = run_mcp(server="raw.py", server_args=("env",))
+    assert code == 2
+    assert "RAW_TOOL_NAME is not set" in stderr

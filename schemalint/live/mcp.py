@@ -193,7 +193,9 @@ async def _connect(command: list[str], url: str | None, errlog: TextIO) -> Async
         return
     from mcp import StdioServerParameters, stdio_client
 
-    parameters = StdioServerParameters(command=command[0], args=command[1:])
+    # The user typed the command, so the server gets their environment (API keys, tokens), as any command
+    # run from the shell would; the SDK's default passes only a few safe variables.
+    parameters = StdioServerParameters(command=command[0], args=command[1:], env=dict(os.environ))
     async with stdio_client(parameters, errlog=errlog) as (read, write):
         yield read, write
 

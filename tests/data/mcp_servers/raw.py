@@ -4,12 +4,16 @@ argv[1] is the mode:
   paged      three tools over three tools/list pages (nextCursor)
   malformed  tools/list answers `tools` that are not tool objects
   garbage    writes a non-JSON line instead of answering initialize
+  env        one tool named by the RAW_TOOL_NAME environment variable (exits without it)
 """
 
 import json
+import os
 import sys
 
 MODE = sys.argv[1]
+if MODE == "env" and "RAW_TOOL_NAME" not in os.environ:
+    sys.exit("fatal: RAW_TOOL_NAME is not set")
 TOOLS = [
     {
         "name": f"tool_{i}",
@@ -44,6 +48,10 @@ for line in sys.stdin:
     elif method == "tools/list":
         if MODE == "malformed":
             send({"jsonrpc": "2.0", "id": ident, "result": {"tools": [{"name": 5}]}})
+            continue
+        if MODE == "env":
+            tool = {**TOOLS[0], "name": os.environ["RAW_TOOL_NAME"]}
+            send({"jsonrpc": "2.0", "id": ident, "result": {"tools": [tool]}})
             continue
         cursor = (request.get("params") or {}).get("cursor")
         page = int(cursor) if cursor else 0
