@@ -17,20 +17,31 @@ from typing import Any
 from schemalint.config import Config, RuleSetting, build_options, config_for_directory, load_config
 from schemalint.diagnostics import Diagnostic, Finding
 from schemalint.dialects import ACCEPTED_SHAPES, detect_tools
+from schemalint.dialects.requests import detect_requests
 from schemalint.gc_pause import paused_gc
 from schemalint.loaders import Document, LoadError
 from schemalint.loaders.discover import SourceFile, discover, matches_any, resolve_path, source_format
 from schemalint.math_threads import one_math_thread
-from schemalint.model import SchemaNode, Severity, Span, Tool, ToolSet, parent_pointer
+from schemalint.model import Request, SchemaNode, Severity, Span, Tool, ToolSet, parent_pointer
 from schemalint.rules import RuleEntry, match_selector, rules_by_code
-from schemalint.rules.base import NO_KEYWORDS, LintContext, NodeRule, Nodes, Rule, Scope, ToolRule, ToolSetRule
+from schemalint.rules.base import (
+    NO_KEYWORDS,
+    LintContext,
+    NodeRule,
+    Nodes,
+    RequestRule,
+    Rule,
+    Scope,
+    ToolRule,
+    ToolSetRule,
+)
 from schemalint.targets import resolve_targets
 
 #: a JSON or YAML file without any of these words cannot hold a tool definition
 TOOL_MARKERS = ("parameters", "input_schema", "inputSchema", "function")
 _START = Span(1, 1, 1, 1)
 #: the scopes of the rules RuleSet runs; the others are emitted by the engine or by `schemalint diff`
-_CHECKING_SCOPES = (Scope.NODE, Scope.TOOL, Scope.TOOLSET)
+_CHECKING_SCOPES = (Scope.NODE, Scope.TOOL, Scope.TOOLSET, Scope.REQUEST)
 #: (schema is an object, how it was reached, property name, schema types, dispatch keywords present, the
 #: tool's targets): see RuleSet.node_rules_for
 _NodeKind = tuple[bool, str | None, str | None, frozenset[str], frozenset[str], frozenset[str]]
@@ -68,6 +79,8 @@ class SourceResult:
     document: Document | None
     tools: list[Tool] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: the request bodies in the file that send tools (see schemalint.dialects.requests)
+    requests: list[Request] = field(default_factory=list)
 
 
 @dataclass
@@ -143,6 +156,7 @@ class RuleSet:
         self._dispatch_keywords = frozenset().union(*(r.keywords for r in self.node_rules))
         self._node_rules_by_kind: dict[_NodeKind, list[NodeRule]] = {}
         self.toolset_rules = [r for r in self.instances if isinstance(r, ToolSetRule)]
+        self.request_rules = [r for r in self.instances if isinstance(r, RequestRule)]
         #: what the rules' findings depend on besides the tool (FindingCache keys)
         self.fingerprint = repr(config)
 
@@ -227,6 +241,7 @@ def load_source(path: str, raw: bytes | str, config: Config, explicit: bool, ski
             return result
         result.document = parse_document(text, path)
         result.tools = detect_tools(result.document)
+        result.requests = _requests_in(result.document, result.tools)
     except LoadError as error:
         if explicit or not skip_non_tool_files:
             span = Span(error.line, error.column, error.line, error.column + 1)
@@ -239,6 +254,11 @@ def load_source(path: str, raw: bytes | str, config: Config, explicit: bool, ski
         message = f"no tool definitions found; schemalint reads {ACCEPTED_SHAPES}"
         result.diagnostics.append(_engine_diagnostic("SL003", message, path, _START))
     return result
+
+
+def _requests_in(document: Document, tools: list[Tool]) -> list[Request]:
+    """Request bodies are JSON or YAML documents: a Python module's data is what its extractor built."""
+    return [] if document.format == "python" or not tools else detect_requests(document.data, document.path, tools)
 
 
 def _engine_diagnostic(code: str, message: str, path: str, span: Span, pointer: str = "") -> Diagnostic:
@@ -369,6 +389,7 @@ def lint_documents(documents: Iterable[Document], config: Config) -> LintResult:
         for document in documents:
             source = SourceResult(document.path, config, document)
             source.tools = detect_tools(document)
+            source.requests = _requests_in(document, source.tools)
             sources.append(source)
         return run_rules(sources)
 
@@ -464,6 +485,7 @@ def run_rules(
                 owner = owners.owner(finding)
                 _place(set_rule, finding, by_path[owner.path], lead, owner)
         for source in members:
+            _place_request_findings(source, rules_for(source.config))
             if source.document is not None:
                 for code, finding in source.document.notes:
                     _place(rules_by_code()[code], finding, source, rules_for(source.config), None)
@@ -478,6 +500,26 @@ def run_rules(
     diagnostics.extend(suppressions.unused_ignores())
     diagnostics.sort(key=Diagnostic.sort_key)
     return LintResult(diagnostics, list(sources), suppressions)
+
+
+def _place_request_findings(source: SourceResult, rules: RuleSet) -> None:
+    """Run the request rules on the file's request bodies; a finding inside a tool names that tool."""
+    if not source.requests or not rules.request_rules:
+        return
+    context = LintContext(settings=source.config.settings)
+    for request in source.requests:
+        owners = {tool.pointer: tool for tool in request.tools}
+        for rule in rules.request_rules:
+            for finding in rule.check(request, context):
+                _place(rule, finding, source, rules, _pointed_tool(finding.pointer, owners))
+
+
+def _pointed_tool(pointer: str, tools: dict[str, Tool]) -> Tool | None:
+    while pointer:
+        if pointer in tools:
+            return tools[pointer]
+        pointer = parent_pointer(pointer)
+    return None
 
 
 def _place_tool_findings(

@@ -367,3 +367,45 @@ def nullable_union_branch(schema: JSON) -> tuple[str, JSON] | None:
                 other = branches[1] if branches[0] is nulls[0] else branches[0]
                 return keyword, other
     return None
+
+
+@dataclass(frozen=True)
+class ToolChoice:
+    """A request's `tool_choice` (OpenAI, Anthropic) or Gemini `functionCallingConfig`, in one shape.
+
+    `mode` is "auto", "required" (some tool must be called), "none", or "named" (only the tools in
+    `names` may be called: one forced tool, or Gemini's `allowedFunctionNames`); `names` holds each
+    named tool with the pointer of its name.
+    """
+
+    mode: str
+    pointer: str
+    names: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass
+class Request:
+    """A request body that sends tools (OpenAI Chat/Responses, Anthropic Messages, Gemini), with the
+    fields beside `tools` that decide how the model may use them."""
+
+    #: the API the body is written for (the dialect of its tools, or of its keys when it sends none)
+    api: Dialect
+    path: str
+    #: the request body
+    pointer: str
+    tools_pointer: str
+    #: the function tools it sends (inside namespaces too), as the tool set's Tools
+    tools: list[Tool] = field(default_factory=list)
+    tool_choice: ToolChoice | None = None
+    #: whether parallel calls are allowed as written (`parallel_tool_calls`, Anthropic's negated
+    #: `disable_parallel_tool_use`); None when the body leaves it at the API's default
+    parallel_calls: bool | None = None
+    parallel_pointer: str | None = None
+    #: pointers of the entries of `tools` (or of a namespace's `tools`) marked `defer_loading: true`
+    deferred: tuple[str, ...] = ()
+    #: pointers of the tool-search tools it sends (a provider's search tool or a client-side one)
+    search_tools: tuple[str, ...] = ()
+    #: pointers of every top-level entry of `tools` (function, server, search and namespace entries)
+    entries: tuple[str, ...] = ()
+    #: the names of every entry a `tool_choice` may name: function, server and search tools, in namespaces too
+    entry_names: frozenset[str] = frozenset()

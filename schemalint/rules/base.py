@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Set
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
-from schemalint.model import SchemaNode, Severity, Tool, ToolSet
+from schemalint.model import Request, SchemaNode, Severity, Tool, ToolSet
 
 if TYPE_CHECKING:
     from typing_extensions import dataclass_transform
@@ -29,6 +29,7 @@ class Scope(str, enum.Enum):
     NODE = "schema node"  # called for every sub-schema of every tool's parameters
     TOOL = "tool"
     TOOLSET = "tool set"
+    REQUEST = "request"  # called for every request body that sends tools
     FILE = "file"  # emitted by the engine itself (parse errors, suppressions); no check method
     CHANGE = "change"  # emitted by `schemalint diff`
 
@@ -220,6 +221,15 @@ class ToolSetRule(Rule):
     scope = Scope.TOOLSET
 
     def check(self, toolset: ToolSet, context: LintContext) -> Iterable[Finding]:
+        raise NotImplementedError
+
+
+class RequestRule(Rule):
+    """A rule about a request body (`tool_choice`, parallel calls, deferred loading) and the tools it sends."""
+
+    scope = Scope.REQUEST
+
+    def check(self, request: Request, context: LintContext) -> Iterable[Finding]:
         raise NotImplementedError
 
 

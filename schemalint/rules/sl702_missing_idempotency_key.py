@@ -1,14 +1,13 @@
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from functools import cached_property
 
 from schemalint.diagnostics import Finding
-from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import Severity, Tool, is_mapping
+from schemalint.rules._retries import has_idempotency_key, states_safe_retry
 from schemalint.rules.base import LintContext, ToolRule, rule_options
-from schemalint.text import ALL_VERBS, CaselessPattern, action_verb, analysed, merged, split_name, word_set
+from schemalint.text import ALL_VERBS, action_verb, merged, split_name, word_set
 
 #: verbs whose repetition does something twice: a second order, payment, message or booking
 REPEAT_UNSAFE_VERBS = word_set(
@@ -17,20 +16,6 @@ REPEAT_UNSAFE_VERBS = word_set(
     purchase buy sell place mint swap stake schedule enqueue dispatch
     """
 )
-#: parameter-name words that make a request its own identity; alone, only the first two do
-_KEY_ALONE = word_set("idempotency idempotent")
-_KEY_OWNER = word_set("request client dedup dedupe deduplication operation transaction unique nonce")
-_KEY_WORDS = word_set("id key token")
-_SAFE_RETRY = CaselessPattern(
-    r"""
-    \bidempoten | \bsafe\s+to\s+(?:retry|repeat|call\s+(?:again|twice|more\s+than\s+once)|re-?run)
-    | \b(?:retr(?:y|ies|ying)|repeat(?:ing)?(?:\s+(?:the|this|a))?\s+(?:call|request)s?)\s+(?:is|are)\s+safe
-    | \breplac(?:es|ing)\s+(?:any|the)\s+(?:earlier|previous|existing) | \bde-?duplicat | \bat\s+most\s+once
-    | \b(?:called|calling|repeat(?:ed|ing)?)\s+(?:\w+\s+){0,3}(?:has|have)\s+no\s+(?:further\s+|additional\s+)?effect
-    """,
-    re.VERBOSE,
-)
-_SAFE_RETRY_ZH = LazyPattern(r"幂等|可(?:以)?安全(?:地)?重试|重复调用(?:不会|无)", needs_non_ascii=True)
 
 
 @rule_options
@@ -96,14 +81,10 @@ class MissingIdempotencyKey(ToolRule):
         verb = action_verb(split_name(tool.name or ""), ALL_VERBS | self.unsafe_verbs)
         if verb not in self.unsafe_verbs:
             return
-        annotations = tool.annotations
-        if is_mapping(annotations) and annotations.get("idempotentHint") is True:
-            return
         words = split_name(tool.name or "")
-        if _has_key_parameter(tool) or _is_upsert(words) or (verb == "create" and _names_what_it_creates(tool, words)):
+        if has_idempotency_key(tool) or _is_upsert(words) or (verb == "create" and _names_what_it_creates(tool, words)):
             return
-        text = analysed(tool.description)
-        if _SAFE_RETRY.found_in(text) or _SAFE_RETRY_ZH.search(text):
+        if states_safe_retry(tool):
             return
         yield Finding(
             f"`{tool.display_name}` does something again on every retry (`{verb}`) but takes no idempotency key; "
@@ -111,17 +92,6 @@ class MissingIdempotencyKey(ToolRule):
             tool.name_pointer or tool.pointer,
             data={"tool": tool.name, "verb": verb},
         )
-
-
-def _has_key_parameter(tool: Tool) -> bool:
-    properties = tool.parameters.get("properties") if is_mapping(tool.parameters) else None
-    if not is_mapping(properties):
-        return False
-    for name in properties:
-        words = set(split_name(name)) if isinstance(name, str) else set()
-        if words & _KEY_ALONE or (words & _KEY_OWNER and words & _KEY_WORDS):
-            return True
-    return False
 
 
 def _is_upsert(words: list[str]) -> bool:

@@ -1,0 +1,47 @@
+"""What makes repeating a call safe: an idempotency key parameter, or a statement that retries are
+safe. Shared by SL702 (a write that retries) and SL803 (a write that runs in parallel)."""
+
+from __future__ import annotations
+
+import re
+
+from schemalint.lazy_pattern import LazyPattern
+from schemalint.model import Tool, is_mapping
+from schemalint.text import CaselessPattern, analysed, split_name, word_set
+
+#: parameter-name words that make a request its own identity; alone, only the first two do
+_KEY_ALONE = word_set("idempotency idempotent")
+_KEY_OWNER = word_set("request client dedup dedupe deduplication operation transaction unique nonce")
+_KEY_WORDS = word_set("id key token")
+_SAFE_RETRY = CaselessPattern(
+    r"""
+    \bidempoten | \bsafe\s+to\s+(?:retry|repeat|call\s+(?:again|twice|more\s+than\s+once)|re-?run)
+    | \b(?:retr(?:y|ies|ying)|repeat(?:ing)?(?:\s+(?:the|this|a))?\s+(?:call|request)s?)\s+(?:is|are)\s+safe
+    | \breplac(?:es|ing)\s+(?:any|the)\s+(?:earlier|previous|existing) | \bde-?duplicat | \bat\s+most\s+once
+    | \b(?:called|calling|repeat(?:ed|ing)?)\s+(?:\w+\s+){0,3}(?:has|have)\s+no\s+(?:further\s+|additional\s+)?effect
+    """,
+    re.VERBOSE,
+)
+_SAFE_RETRY_ZH = LazyPattern(r"幂等|可(?:以)?安全(?:地)?重试|重复调用(?:不会|无)", needs_non_ascii=True)
+
+
+def has_idempotency_key(tool: Tool) -> bool:
+    """A top-level parameter such as `idempotency_key`, `client_request_id`, `dedupe_key`, `clientToken`."""
+    properties = tool.parameters.get("properties") if is_mapping(tool.parameters) else None
+    if not is_mapping(properties):
+        return False
+    for name in properties:
+        words = set(split_name(name)) if isinstance(name, str) else set()
+        if words & _KEY_ALONE or (words & _KEY_OWNER and words & _KEY_WORDS):
+            return True
+    return False
+
+
+def states_safe_retry(tool: Tool) -> bool:
+    """The description says repeating the call is safe ("idempotent", "safe to retry", "幂等"), or MCP
+    `idempotentHint: true` does."""
+    annotations = tool.annotations
+    if is_mapping(annotations) and annotations.get("idempotentHint") is True:
+        return True
+    text = analysed(tool.description)
+    return bool(_SAFE_RETRY.found_in(text) or _SAFE_RETRY_ZH.search(text))

@@ -1,0 +1,100 @@
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cached_property
+
+from schemalint.diagnostics import Finding
+from schemalint.model import Dialect, Request, Severity, Tool
+from schemalint.rules._retries import has_idempotency_key, states_safe_retry
+from schemalint.rules.base import LintContext, RequestRule
+from schemalint.rules.sl205_undocumented_side_effects import Options
+from schemalint.text import ALL_VERBS, action_verb, merged, split_name
+
+#: the APIs whose parallel calls are on unless the request turns them off: OpenAI's
+#: `parallel_tool_calls` defaults to true, Anthropic's `disable_parallel_tool_use` to false
+_PARALLEL_BY_DEFAULT = frozenset({Dialect.OPENAI_CHAT, Dialect.OPENAI_RESPONSES, Dialect.ANTHROPIC})
+
+
+class ParallelUnsafeWrites(RequestRule):
+    """
+    ## What it does
+    Flags a request body that lets the model call tools in parallel (OpenAI `parallel_tool_calls:
+    true` or left out, which defaults to true; Anthropic `tool_choice` without
+    `disable_parallel_tool_use: true`, which defaults to false) while it sends a writing tool that
+    is neither documented as idempotent nor takes an idempotency key. A tool writes when its name's
+    action verb is one of SL205's writing verbs (`create`, `update`, `delete`, `send`, `pay`,
+    `run`, ...); it is safe when it takes a key (`idempotency_key`, `client_request_id`, ...) or its
+    description says retries are safe ("idempotent", "safe to retry", "幂等"), the vocabulary SL702
+    uses. The finding names the tools.
+
+    ## Why is this bad?
+    Parallel calls are safe when they have no data dependency and are read-only or idempotent.
+    Two writes in one turn race each other: the model that charges an account twice, or books the
+    same slot from two calls, cannot pair the results back into a consistent state. Turning
+    parallel calls off for requests that carry such writes (or making the writes idempotent) keeps
+    them one at a time.
+
+    ## Example
+    ```json
+    {"model": "gpt-4.1", "messages": [], "tools": [{"type": "function", "function": {"name": "charge_card", "description": "Charges the customer's card.", "parameters": {"type": "object", "properties": {"amount_cents": {"type": "integer"}}}}}]}
+    ```
+
+    ## Use instead
+    ```json
+    {"model": "gpt-4.1", "messages": [], "tools": [{"type": "function", "function": {"name": "charge_card", "description": "Charges the customer's card.", "parameters": {"type": "object", "properties": {"amount_cents": {"type": "integer"}}}}}], "parallel_tool_calls": false}
+    ```
+
+    ## Options
+    The same as SL205's: `writing-verbs` (list of str) replaces the verbs that mark a writing tool,
+    `extend-writing-verbs` (list of str, default `[]`) adds to them.
+
+    ## Trade-off
+    Gemini has no switch for parallel calls in the request, so Gemini bodies are not flagged (make
+    the tool idempotent instead). The defaults come from the OpenAI API reference
+    (`parallel_tool_calls`, default true) and the Anthropic SDKs' `disable_parallel_tool_use`
+    (default false); `../shared/PROVIDERS.md` does not list them. A request whose tool choice is
+    "none" is left alone.
+
+    ## Fix safety
+    No automatic fix: turning parallel calls off slows down the read-only calls too.
+    """
+
+    code = "SL803"
+    slug = "parallel-unsafe-writes"
+    severity = Severity.WARNING
+    summary = "a request allows parallel calls while it sends writes that are not idempotent"
+    Options = Options
+
+    @cached_property
+    def writing_verbs(self) -> frozenset[str]:
+        return merged(self.options.writing_verbs, self.options.extend_writing_verbs)
+
+    def check(self, request: Request, context: LintContext) -> Iterable[Finding]:
+        parallel = request.parallel_calls
+        if parallel is False or (parallel is None and request.api not in _PARALLEL_BY_DEFAULT):
+            return
+        if request.tool_choice is not None and request.tool_choice.mode == "none":
+            return
+        unsafe = [tool.display_name for tool in request.tools if self._unsafe_write(tool)]
+        if not unsafe:
+            return
+        shown = ", ".join(f"`{name}`" for name in unsafe[:5]) + (
+            f" and {len(unsafe) - 5} more" if len(unsafe) > 5 else ""
+        )
+        switch = (
+            "`disable_parallel_tool_use: true` in `tool_choice`"
+            if request.api is Dialect.ANTHROPIC
+            else ("`parallel_tool_calls: false`")
+        )
+        how = "allows parallel calls" if parallel else "leaves parallel calls on (the API's default)"
+        yield Finding(
+            f"this request {how} while {shown} {'writes' if len(unsafe) == 1 else 'write'} without an idempotency key or a statement "
+            f"that repeating is safe; set {switch} or make the writes idempotent",
+            request.parallel_pointer or request.tools_pointer,
+            key=True,
+            data={"tools": unsafe},
+        )
+
+    def _unsafe_write(self, tool: Tool) -> bool:
+        verb = action_verb(split_name(tool.name or ""), ALL_VERBS | self.writing_verbs)
+        return verb in self.writing_verbs and not has_idempotency_key(tool) and not states_safe_retry(tool)
