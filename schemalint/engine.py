@@ -366,6 +366,7 @@ def _lint_batch(job: tuple[list[tuple[SourceFile, Config]], LintOptions]) -> Lin
         if source.document is not None:
             source.document = Document(source.path, source.document.text, None, source.document.format)
         source.tools = []
+        source.requests = []
         source.diagnostics = []
     return result
 
