@@ -143,14 +143,17 @@ def test_cache_round_trip_is_keyed_by_model_and_text(tmp_path: Path) -> None:
 
 
 def test_cache_shard_is_the_documented_binary_layout(tmp_path: Path) -> None:
-    """magic, version, dims, count; the 16-byte keys; little-endian float32 rows (readable without numpy)."""
+    """magic, version, dims, count, CRC-32; the 16-byte keys; little-endian float32 rows (readable without numpy)."""
+    import zlib
+
     keys = [text_key("a"), text_key("b")]
     VectorCache(tmp_path, "m").store(keys, [[0.5, -1.0, 2.0], [3.0, 0.25, -0.125]])
     (shard,) = (tmp_path / "vectors" / "m").glob("*.vec")
     data = shard.read_bytes()
-    assert data[:16] == b"SLVC" + (2).to_bytes(4, "little") + (3).to_bytes(4, "little") + (2).to_bytes(4, "little")
-    assert data[16:48] == b"".join(keys)
-    assert np.frombuffer(data[48:], dtype="<f4").tolist() == [0.5, -1.0, 2.0, 3.0, 0.25, -0.125]
+    assert data[:16] == b"SLVC" + (3).to_bytes(4, "little") + (3).to_bytes(4, "little") + (2).to_bytes(4, "little")
+    assert data[16:20] == zlib.crc32(data[20:]).to_bytes(4, "little")
+    assert data[20:52] == b"".join(keys)
+    assert np.frombuffer(data[52:], dtype="<f4").tolist() == [0.5, -1.0, 2.0, 3.0, 0.25, -0.125]
     assert len(keys[0]) == 16 and keys[0] == hashlib.sha256(b"a").digest()[:16]
 
 
@@ -158,9 +161,10 @@ def test_cache_ignores_corrupt_shards_and_compacts(tmp_path: Path) -> None:
     folder = tmp_path / "vectors" / "m"
     folder.mkdir(parents=True)
     (folder / "broken.vec").write_bytes(b"not a shard")
-    header = b"SLVC" + (2).to_bytes(4, "little") + (3).to_bytes(4, "little") + (1).to_bytes(4, "little")
-    (folder / "truncated.vec").write_bytes(header + text_key("0") + b"\0" * 11)
-    (folder / "future.vec").write_bytes(b"SLVC" + (3).to_bytes(4, "little") + header[8:] + text_key("0") + b"\0" * 12)
+    header = b"SLVC" + (3).to_bytes(4, "little") + (3).to_bytes(4, "little") + (1).to_bytes(4, "little")
+    (folder / "truncated.vec").write_bytes(header + b"\0" * 4 + text_key("0") + b"\0" * 11)
+    (folder / "future.vec").write_bytes(b"SLVC" + (4).to_bytes(4, "little") + header[8:] + b"\0" * 4 + text_key("0"))
+    (folder / "v2.vec").write_bytes(b"SLVC" + (2).to_bytes(4, "little") + header[8:] + text_key("0") + b"\0" * 12)
     np.savez(folder / "old-format.npz", keys=np.array([text_key("0").hex()], dtype="U32"), vectors=np.ones((1, 3)))
     cache = VectorCache(tmp_path, "m")
     assert cache.lookup([text_key("0")]) == {}  # none of them is read
@@ -324,3 +328,27 @@ def test_progress_bar_only_on_a_terminal_and_for_many_texts(
     assert stream.getvalue() == ""  # few texts: no bar
     embed_texts([f"another tool {i}" for i in range(embed_module.PROGRESS_MIN_TEXTS + 1)], settings)
     assert ("embedding descriptions (static) 301/301" in stream.getvalue()) is tty
+
+
+@needs_st
+@pytest.mark.parametrize("config", ["", 'embedding-backend = "auto"\n'])
+def test_an_installed_sentence_transformers_is_not_used_unless_named(config: str, tmp_path: Path) -> None:
+    """With the `embeddings` extra installed, a run that does not name the backend uses static
+    embeddings and never imports torch: the same findings as on a machine without the extra."""
+    tools = [
+        {"name": "get_current_weather", "description": "Get the current weather conditions for a city."},
+        {"name": "fetch_outside_conditions", "description": "Returns how warm and windy it is right now at a place."},
+    ]
+    (tmp_path / "tools.json").write_text(json.dumps(tools), encoding="utf-8")
+    (tmp_path / ".schemalint.toml").write_text(config + 'cache-dir = ""\n', encoding="utf-8")
+    environment = {k: v for k, v in os.environ.items() if k != embed_module.BACKEND_ENV}
+    environment["PYTHONPATH"] = str(Path(__file__).resolve().parent.parent)
+    command = [sys.executable, "-X", "importtime", "-m", "schemalint", "check", "tools.json", "--select", "SL502"]
+    result = subprocess.run(
+        [*command, "--output-format", "json"], cwd=tmp_path, env=environment, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    (finding,) = json.loads(result.stdout)
+    assert finding["data"]["backend"] == "static"
+    imported = {line.split("|")[-1].strip().split(".")[0] for line in result.stderr.splitlines() if "|" in line}
+    assert "schemalint" in imported and not imported & {"torch", "sentence_transformers", "transformers"}

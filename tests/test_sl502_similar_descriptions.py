@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 from pathlib import Path
 
@@ -244,3 +245,54 @@ def test_exclusion_text_pre_test_never_hides_a_phrase() -> None:
     for text in texts:
         assert has_exclusion_text(text) == (_EXCLUSION.search(text) is not None), text
     assert [has_exclusion_text(t) for t in texts] == [False, True, False, True, False]
+
+
+def _findings_as_data(tools: list[dict], cache: Path) -> list[tuple[str, dict]]:
+    findings = run_rule(SimilarDescriptions(), tools, settings=_settings("static", cache))
+    return [(finding.message, finding.data) for finding in findings]
+
+
+def test_a_flipped_byte_in_the_vector_cache_gives_the_cold_findings(tmp_path: Path) -> None:
+    tools = [
+        WEATHER,
+        WEATHER_TOO,
+        _tool("rotate_api_key", "Generate a new API key for a service account.", "account"),
+        _tool("send_invoice", "Email an invoice to the customer who owes it.", "invoice_id"),
+    ]
+    cold = _findings_as_data(tools, tmp_path)
+    assert cold  # the paraphrase pair
+    (shard,) = (tmp_path / "vectors").glob("*/*.vec")
+    intact = shard.read_bytes()
+    row_start = len(intact) - 4 * 256 * len(tools)
+    # the header, a key, and the sign/exponent byte and a low byte of values in several rows
+    positions = [0, 5, 9, 13, 17, 21, row_start + 3, row_start + 1024 + 3, row_start + 1024 + 600, len(intact) - 1]
+    for position in positions:
+        flipped = bytearray(intact)
+        flipped[position] ^= 0x40
+        shard.write_bytes(bytes(flipped))
+        assert _findings_as_data(tools, tmp_path) == cold, position
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+def test_a_fifo_in_the_cache_folder_does_not_hang_check(tmp_path: Path) -> None:
+    import json
+    import subprocess
+
+    from schemalint.similarity.embed import resolve_backend
+
+    cache = tmp_path / "cache"
+    settings = {"embedding-backend": "static", "cache-dir": str(cache)}
+    shards = cache / "vectors" / resolve_backend(settings).model_key
+    shards.mkdir(parents=True)
+    (cache / "digests").mkdir()
+    for fifo in (shards / "0000.vec", cache / ".gitignore", cache / "digests" / "memo"):
+        os.mkfifo(fifo)
+    (tmp_path / "tools.json").write_text(json.dumps([WEATHER, WEATHER_TOO]), encoding="utf-8")
+    command = [sys.executable, "-m", "schemalint", "check", "tools.json", "--select", "SL502", "--no-config"]
+    command += ["--output-format", "json"]
+    environment = {**os.environ, "SCHEMALINT_CACHE_DIR": str(cache), "PYTHONPATH": str(REPO)}
+    result = subprocess.run(command, cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    (finding,) = json.loads(result.stdout)
+    assert finding["data"]["sibling"] == "get_current_weather"
+    assert len(list(shards.glob("*.vec"))) == 2  # the FIFO, and the shard written beside it

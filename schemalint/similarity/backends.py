@@ -71,7 +71,7 @@ def file_sha256(path: Path, memo_folder: Path | None = None) -> str:
     """sha256 of a file, memoised per (path, size, mtime) within the process and, with `memo_folder`,
     across runs in a small file there: hashing a 90 MB model costs a warm run more than the rest of
     SL502 does. A memo that cannot be read or written is ignored."""
-    from schemalint.similarity.cache import sha256
+    from schemalint.similarity.cache import read_regular_file, sha256
 
     stat = path.stat()
     memo_key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
@@ -80,11 +80,10 @@ def file_sha256(path: Path, memo_folder: Path | None = None) -> str:
     memo_file = None
     if memo_folder is not None:
         memo_file = memo_folder / sha256("\0".join(map(str, memo_key)).encode("utf-8")).hexdigest()[:32]
-        with contextlib.suppress(OSError, UnicodeDecodeError):
-            remembered = memo_file.read_text(encoding="ascii").strip()
-            if len(remembered) == 64 and all(c in "0123456789abcdef" for c in remembered):
-                _digest_memo[memo_key] = remembered
-                return remembered
+        remembered = (read_regular_file(memo_file) or b"").strip()
+        if len(remembered) == 64 and all(c in b"0123456789abcdef" for c in remembered):
+            _digest_memo[memo_key] = remembered.decode("ascii")
+            return _digest_memo[memo_key]
     import hashlib  # the weights themselves: OpenSSL's sha256 is the fastest for 90 MB
 
     digest = hashlib.sha256()

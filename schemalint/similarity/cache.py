@@ -4,28 +4,31 @@ Each vector is keyed by the first 128 bits of the sha256 of its text, inside a f
 model's weights hash, so a changed model never serves stale vectors. A shard is a small binary file
 that needs no numpy to read (a tool set of a few tools must not pay numpy's import):
 
-    header   b"SLVC", format version, dims, count   (4 bytes, then three little-endian uint32)
+    header   b"SLVC", format version, dims, count, CRC-32 of the rest   (4 bytes, then four little-endian uint32)
     keys     count x 16 bytes                      (the texts' sha256, first 16 bytes)
     vectors  count x dims little-endian float32
 
-A lookup reads the keys of each shard and then only the rows it needs. New vectors are appended as
-a new shard (written to a temp file, then renamed, so a crash never leaves a torn shard); shards are
-merged once there are more than _MAX_SHARDS. The cache folder gets its own `.gitignore` (`*`). A
-file that is not a shard of this version (corrupt, truncated, foreign, or the `.npz` shards of
-older schemalint versions, which are simply not read) is ignored, and any I/O error just disables
+New vectors are appended as a new shard (written to a temp file, then renamed, so a crash never
+leaves a torn shard); shards are merged once there are more than _MAX_SHARDS. The cache folder gets
+its own `.gitignore` (`*`). A shard is read whole and used only when its CRC-32 matches: a file that
+is not an intact shard of this version (a flipped byte, truncated, foreign, older versions) is
+ignored, so its texts are embedded again, never silently dropped. Only regular files are read, opened
+without blocking (a FIFO named like a shard must not hang a run), and any I/O error just disables
 the cache for the run: linting must never fail because of the cache.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import struct
 import sys
+import zlib
 from array import array
 from collections.abc import Collection
 from itertools import chain
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from schemalint.similarity.pairs import Vectors
@@ -41,15 +44,13 @@ except ImportError:
 DEFAULT_CACHE_DIR = ".schemalint_cache"
 SHARD_SUFFIX = ".vec"
 _MAX_SHARDS = 16
-_HEADER = struct.Struct("<4sIII")
+_HEADER = struct.Struct("<4sIIII")
 _MAGIC = b"SLVC"
 #: the format's version; it also changes when the vectors a model gives change (2: the static
-#: backend's rows normalised in float64), so no run mixes cached vectors of two encoders
-_VERSION = 2
+#: backend's rows normalised in float64; 3: the CRC-32), so no run mixes cached vectors of two encoders
+_VERSION = 3
 KEY_BYTES = 16
 _FLOAT_BYTES = 4
-#: a lookup that needs more than this share of a shard's rows reads them all at once
-_READ_ALL_SHARE = 0.25
 
 
 def text_key(text: str) -> bytes:
@@ -57,10 +58,23 @@ def text_key(text: str) -> bytes:
     return sha256(text.encode("utf-8")).digest()[:KEY_BYTES]
 
 
-def read_header(handle: BinaryIO, header: struct.Struct) -> tuple[Any, ...] | None:
-    """A file's header fields, None when the file is shorter than the header."""
-    raw = handle.read(header.size)
-    return header.unpack(raw) if len(raw) == header.size else None
+def read_regular_file(path: Path) -> bytes | None:
+    """The bytes of `path` when it is a regular file, else None (also on any I/O error). The file is
+    opened without blocking and checked before it is read: opening a FIFO for reading waits for a
+    writer, and a device or folder named like a cache file is not one."""
+    try:
+        handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(handle).st_mode):
+            return None
+        with os.fdopen(handle, "rb", closefd=False) as stream:
+            return stream.read()
+    except OSError:
+        return None
+    finally:
+        os.close(handle)
 
 
 def ensure_cache_dir(cache_dir: Path) -> None:
@@ -169,7 +183,8 @@ class VectorCache:
         key_block = b"".join(keys)
         path = self.folder / (sha256(key_block).hexdigest()[:20] + SHARD_SUFFIX)
         dims = len(data) // (_FLOAT_BYTES * len(keys))
-        replace_file(path, _HEADER.pack(_MAGIC, _VERSION, dims, len(keys)), key_block, data)
+        checksum = zlib.crc32(data, zlib.crc32(key_block))
+        replace_file(path, _HEADER.pack(_MAGIC, _VERSION, dims, len(keys), checksum), key_block, data)
         return path
 
     def _compact(self, shards: list[Path]) -> None:
@@ -194,34 +209,21 @@ def _read_shard(
     path: Path, wanted: Collection[bytes] | None, dims: int | None
 ) -> tuple[int, dict[bytes, bytes]] | None:
     """The shard's dims and the rows of the `wanted` keys it holds (None: all its rows); None when the
-    file is not a readable shard of this version (or holds vectors of other dims than `dims`)."""
-    try:
-        with path.open("rb") as shard:
-            header = read_header(shard, _HEADER)
-            if header is None:
-                return None
-            magic, version, shard_dims, count = header
-            row_bytes = shard_dims * _FLOAT_BYTES
-            if magic != _MAGIC or version != _VERSION or shard_dims == 0:
-                return None
-            if dims is not None and shard_dims != dims:
-                return None
-            if os.fstat(shard.fileno()).st_size != _HEADER.size + count * (KEY_BYTES + row_bytes):
-                return None
-            key_block = shard.read(count * KEY_BYTES)
-            hits: dict[bytes, int] = {}
-            for row, offset in enumerate(range(0, len(key_block), KEY_BYTES)):
-                key = key_block[offset : offset + KEY_BYTES]
-                if (wanted is None or key in wanted) and key not in hits:
-                    hits[key] = row
-            if len(hits) > _READ_ALL_SHARE * count:
-                block = shard.read(count * row_bytes)
-                return shard_dims, {key: block[row * row_bytes : (row + 1) * row_bytes] for key, row in hits.items()}
-            vectors_start = _HEADER.size + count * KEY_BYTES
-            rows = {}
-            for key, row in sorted(hits.items(), key=lambda hit: hit[1]):
-                shard.seek(vectors_start + row * row_bytes)
-                rows[key] = shard.read(row_bytes)
-            return shard_dims, rows
-    except OSError:
+    file is not an intact shard of this version (or holds vectors of other dims than `dims`)."""
+    data = read_regular_file(path)
+    if data is None or len(data) < _HEADER.size:
         return None
+    magic, version, shard_dims, count, checksum = _HEADER.unpack_from(data)
+    row_bytes = shard_dims * _FLOAT_BYTES
+    if magic != _MAGIC or version != _VERSION or shard_dims == 0 or dims not in (None, shard_dims):
+        return None
+    if len(data) != _HEADER.size + count * (KEY_BYTES + row_bytes) or zlib.crc32(data[_HEADER.size :]) != checksum:
+        return None
+    vectors_start = _HEADER.size + count * KEY_BYTES
+    rows: dict[bytes, bytes] = {}
+    for row in range(count):
+        key = data[_HEADER.size + row * KEY_BYTES : _HEADER.size + (row + 1) * KEY_BYTES]
+        if (wanted is None or key in wanted) and key not in rows:
+            offset = vectors_start + row * row_bytes
+            rows[key] = data[offset : offset + row_bytes]
+    return shard_dims, rows
