@@ -11,12 +11,13 @@ import stat
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 from schemalint.config import Config, RuleSetting, build_options, config_for_directory, load_config
 from schemalint.diagnostics import Diagnostic, Finding
 from schemalint.dialects import ACCEPTED_SHAPES, detect_tools
+from schemalint.dialects.docker_catalog import FILE_NAME as CATALOG_FILE_NAME
 from schemalint.dialects.requests import detect_requests
 from schemalint.gc_pause import paused_gc
 from schemalint.loaders import Document, LoadError
@@ -37,8 +38,9 @@ from schemalint.rules.base import (
 )
 from schemalint.targets import resolve_targets
 
-#: a JSON or YAML file without any of these words cannot hold a tool definition
-TOOL_MARKERS = ("parameters", "input_schema", "inputSchema", "function")
+#: a JSON or YAML file without any of these words cannot hold a tool definition (but a Docker catalog
+#: `tools.json` of tools without arguments can)
+TOOL_MARKERS = ("parameters", "input_schema", "inputSchema", "function", "arguments")
 _START = Span(1, 1, 1, 1)
 #: the scopes of the rules RuleSet runs; the others are emitted by the engine or by `schemalint diff`
 _CHECKING_SCOPES = (Scope.NODE, Scope.TOOL, Scope.TOOLSET, Scope.REQUEST)
@@ -227,7 +229,7 @@ def may_hold_tools(text: str, path: str) -> bool:
         from schemalint.loaders.python import might_contain_tools
 
         return might_contain_tools(text)
-    return any(marker in text for marker in TOOL_MARKERS)
+    return any(marker in text for marker in TOOL_MARKERS) or PurePath(path).name == CATALOG_FILE_NAME
 
 
 def load_source(path: str, raw: bytes | str, config: Config, explicit: bool, skip_non_tool_files: bool) -> SourceResult:

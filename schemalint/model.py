@@ -164,10 +164,18 @@ class Tool:
     framework: str | None = None
     title: str | None = None
     index: int = 0  # position within its tool set, for ordering
+    #: the schema keywords the source format can hold, when schemalint built `parameters` from a format
+    #: that is not JSON Schema (Docker's catalog `arguments`); None: the author wrote JSON Schema
+    source_keywords: frozenset[str] | None = None
 
     @property
     def display_name(self) -> str:
         return self.name if self.name else f"<tool #{self.index}>"
+
+    def can_hold(self, keyword: str) -> bool:
+        """Whether the author could have written `keyword` in this tool's parameters: a rule that asks
+        for a missing keyword has nothing to say where the format has no place for it."""
+        return self.source_keywords is None or keyword in self.source_keywords
 
     #: (parameters, parameters_pointer, nodes) of the last walk: see schema_nodes()
     _walked: tuple[JSON, str, tuple[SchemaNode, ...]] | None = field(

@@ -83,3 +83,34 @@ def test_other_lists_are_not_catalogs(tmp_path: Path) -> None:
     assert lint([str(write(tmp_path, extra, "catalog.json"))]).files[0].tools == []
     # ...but a tools.json of catalog tools without arguments is one
     assert len(lint([str(write(tmp_path, [{"name": "a", "description": "b"}]))]).files[0].tools) == 1
+
+
+def test_no_additional_properties_asked_of_a_format_without_a_place_for_it(tmp_path: Path) -> None:
+    catalog_codes = {d.code for d in lint([str(write(tmp_path, CATALOG))]).diagnostics}
+    assert "SL303" not in catalog_codes
+    # the same parameters written as JSON Schema by hand are asked to close the object
+    mcp_tool = {"name": "fetch_invoice", "description": "Fetch one invoice.", "inputSchema": {"type": "object"}}
+    mcp_tool["inputSchema"]["properties"] = {"invoice_number": {"type": "string", "description": "Its number."}}
+    assert "SL303" in {d.code for d in lint([str(write(tmp_path, [mcp_tool], "mcp.json"))]).diagnostics}
+
+
+def test_catalog_files_are_found_in_a_folder(tmp_path: Path) -> None:
+    # a registry checkout: servers/<name>/tools.json, with and without arguments, none naming `parameters`
+    for name, tools in (("invoices", CATALOG), ("notes", [{"name": "list_notes", "description": "List notes."}])):
+        (tmp_path / "servers" / name).mkdir(parents=True)
+        write(tmp_path / "servers" / name, tools)
+    result = lint([str(tmp_path / "servers")])
+    assert sorted(t.name for f in result.files for t in f.tools) == ["fetch_invoice", "list_invoices", "list_notes"]
+
+
+def test_arguments_spelled_with_description_and_required(tmp_path: Path) -> None:
+    arguments = [
+        {"name": "zone", "type": "string", "description": "DNS zone name.", "required": True},
+        {"name": "ttl", "type": "integer", "description": "Record TTL, in seconds.", "required": False},
+        {"name": "note", "type": "string", "desc": "Shown to admins.", "description": "ignored"},
+    ]
+    path = write(tmp_path, [{"name": "create_record", "description": "Create a DNS record.", "arguments": arguments}])
+    [tool] = lint([str(path)]).files[0].tools
+    assert tool.parameters["required"] == ["zone", "note"]
+    assert tool.parameters["properties"]["zone"]["description"] == "DNS zone name."
+    assert tool.parameters["properties"]["note"]["description"] == "Shown to admins."

@@ -48,7 +48,7 @@ def _collect(
     value: JSON, pointer: str, path: str, out: list[Tool], container: str | None, aliases: dict[str, str]
 ) -> None:
     if isinstance(value, list):
-        named = not pointer and PurePath(path).name == "tools.json"
+        named = not pointer and PurePath(path).name == docker_catalog.FILE_NAME
         if docker_catalog.is_catalog_list(value, named_tools_json=named):
             for i, item in enumerate(value):
                 assert is_mapping(item)

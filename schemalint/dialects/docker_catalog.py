@@ -14,11 +14,16 @@ from typing import Any
 from schemalint.loaders import PositionIndex
 from schemalint.model import JSON, Dialect, Span, Tool, escape_pointer_token, is_mapping, parent_pointer
 
+#: the name the catalog gives its tool lists
+FILE_NAME = "tools.json"
 #: the keys of a catalog tool; a list whose items have other keys is some other format
 TOOL_KEYS = frozenset({"name", "description", "arguments", "annotations"})
-#: an argument's keys -> the JSON Schema keyword each stands for
-ARGUMENT_KEYWORDS = {"type": "type", "desc": "description", "items": "items"}
-ARGUMENT_KEYS = frozenset({"name", "optional", *ARGUMENT_KEYWORDS})
+#: an argument's keys -> the JSON Schema keyword each stands for; some entries spell `desc` as
+#: `description` and mark arguments `required` instead of `optional`
+ARGUMENT_KEYWORDS = {"type": "type", "desc": "description", "description": "description", "items": "items"}
+ARGUMENT_KEYS = frozenset({"name", "optional", "required", *ARGUMENT_KEYWORDS})
+#: what the converted schema can hold: the arguments' keywords and the object built around them
+SOURCE_KEYWORDS = frozenset({"type", "properties", "required", *ARGUMENT_KEYWORDS.values()})
 
 
 def is_catalog_list(items: Sequence[JSON], named_tools_json: bool) -> bool:
@@ -50,11 +55,11 @@ def read(obj: Mapping[str, Any], path: str, pointer: str, index: int, aliases: d
         aliases[target] = source
         schema: dict[str, Any] = {}
         for key, keyword in ARGUMENT_KEYWORDS.items():
-            if key in argument:
+            if key in argument and keyword not in schema:  # `desc` wins over `description`
                 schema[keyword] = argument[key]
                 aliases[f"{target}/{keyword}"] = f"{source}/{key}"
         properties[name] = schema
-        if argument.get("optional") is not True:
+        if _is_required(argument):
             required.append(name)
     parameters: dict[str, Any] = {"type": "object", "properties": properties}
     if required:
@@ -73,7 +78,15 @@ def read(obj: Mapping[str, Any], path: str, pointer: str, index: int, aliases: d
         annotations=annotations if is_mapping(annotations) else None,
         annotations_pointer=f"{pointer}/annotations" if is_mapping(annotations) else None,
         index=index,
+        source_keywords=SOURCE_KEYWORDS,
     )
+
+
+def _is_required(argument: Mapping[str, Any]) -> bool:
+    """Required unless marked `optional: true`, or `required: false` where `optional` is not given."""
+    if "optional" in argument:
+        return argument["optional"] is not True
+    return argument.get("required") is not False
 
 
 class ArgumentPositions:

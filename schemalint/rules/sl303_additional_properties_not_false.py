@@ -6,6 +6,8 @@ from schemalint.diagnostics import Finding, Fix, PatchOperation
 from schemalint.model import SchemaNode, Severity, is_mapping, is_object_schema, join_pointer
 from schemalint.rules.base import LintContext, NodeRule, Nodes
 
+KEYWORD = "additionalProperties"
+
 
 class AdditionalPropertiesNotFalse(NodeRule):
     """
@@ -31,8 +33,10 @@ class AdditionalPropertiesNotFalse(NodeRule):
 
     ## Trade-off
     An object whose `additionalProperties` is a schema is a deliberate map (`dict[str, int]`) and
-    is reported only under strict targets. Gemini was once seen rejecting the keyword; the
-    portable, documented choice wins here (see DESIGN.md), and no other rule asks to remove it.
+    is reported only under strict targets. A format with no place for the keyword (Docker's MCP
+    catalog lists `arguments`; schemalint builds the object) is not asked for it. Gemini was once
+    seen rejecting the keyword; the portable, documented choice wins here (see DESIGN.md), and no
+    other rule asks to remove it.
 
     ## Fix safety
     Safe: adds `"additionalProperties": false`. Calls that relied on extra keys stop validating,
@@ -49,9 +53,9 @@ class AdditionalPropertiesNotFalse(NodeRule):
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         schema = node.schema
-        if "object" not in node.types and not is_object_schema(schema):
+        if ("object" not in node.types and not is_object_schema(schema)) or not node.tool.can_hold(KEYWORD):
             return
-        value = schema.get("additionalProperties", True)
+        value = schema.get(KEYWORD, True)
         if value is False:
             return
         strict = context.is_strict(node.tool)
@@ -69,6 +73,6 @@ class AdditionalPropertiesNotFalse(NodeRule):
             data={"strict": strict},
             fix=Fix(
                 "add `additionalProperties: false`",
-                (PatchOperation("add", join_pointer(node.pointer, "additionalProperties"), False),),
+                (PatchOperation("add", join_pointer(node.pointer, KEYWORD), False),),
             ),
         )
