@@ -509,8 +509,10 @@ def reporter_output(result: Any, outputs: Sequence[Any], quiet: bool, statistics
     """Every requested format; the text format on the terminal also gets statistics and the summary."""
     from schemalint.reporters import OutputError, write_reports
 
+    configs = [f.config for f in result.files]
+    docs_url = configs[0].settings.get("docs-url", "") if configs else ""
     try:
-        write_reports(result.diagnostics, result.documents(), outputs, _echo_report, _use_color())
+        write_reports(result.diagnostics, result.documents(), outputs, _echo_report, _use_color(), docs_url)
     except OutputError as error:
         _fail(str(error))
     if not any(t.format == "text" and t.path is None for t in outputs):
@@ -544,11 +546,21 @@ def rule(name: str | None, output_format: str) -> None:
     found = find_rule(name)
     if found is None:
         _fail(f"unknown rule `{name}`; `schemalint rule` lists them all")
+    url = _rule_url(found)
     if output_format == "json":
-        click.echo(json.dumps({"code": found.code, "slug": found.slug, "docs": found.docs()}, indent=2))
+        click.echo(json.dumps({"code": found.code, "slug": found.slug, "docs": found.docs(), "url": url}, indent=2))
         return
     click.echo(f"{found.code} {found.slug} [{found.severity.label}, {found.scope.value}]\n")
     click.echo(found.docs())
+    click.echo(f"\nDocs: {url}")
+
+
+def _rule_url(rule: Any) -> str:
+    """The rule's page: the `docs-url` of the configuration that applies here, else the default place."""
+    from schemalint.config import config_for_directory
+    from schemalint.docs_site import rule_url
+
+    return rule_url(rule.code, rule.slug, config_for_directory(Path.cwd()).settings.get("docs-url", ""))
 
 
 @main.command()

@@ -83,6 +83,8 @@ GLOBAL_SETTINGS: dict[str, Any] = {
     "embedding-model": "sentence-transformers/all-MiniLM-L6-v2",
     "cache-dir": ".schemalint_cache",
     "target-limits": {},
+    #: where rule links point (schemalint.docs_site): a base URL or a `{code}`/`{slug}` template; "" = default
+    "docs-url": "",
 }
 
 _LIST_KEYS = {"select", "extend-select", "ignore", "targets", "include", "exclude"}

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from schemalint.cli import main
 from schemalint.diagnostics import Diagnostic
+from schemalint.docs_site import rule_url
 from schemalint.model import Severity, Span
 from schemalint.reporters import OutputError, OutputTarget, get_reporter, parse_output_targets
 from schemalint.reporters.github import escape_data, escape_property
@@ -83,7 +84,7 @@ def test_sarif_validates_against_the_sarif_2_1_0_schema(project: Path) -> None:
         assert location["artifactLocation"] == {"uri": "tools/orders.json", "uriBaseId": "%SRCROOT%"}
         assert location["region"]["startLine"] >= 1
     sl303 = next(r for r in run["tool"]["driver"]["rules"] if r["id"] == "SL303")
-    assert sl303["helpUri"].endswith("/rules/SL303-additional-properties-not-false/")
+    assert sl303["helpUri"] == rule_url("SL303", "additional-properties-not-false")
     assert sl303["help"]["markdown"].startswith("## What it does")
     assert sl303["name"] == "additional-properties-not-false"
 

@@ -23,20 +23,17 @@ from pygls.uris import to_fs_path
 from schemalint import __version__
 from schemalint.config import CONFIG_FILES, ConfigError
 from schemalint.diagnostics import Diagnostic
+from schemalint.docs_site import docs_url_template
 from schemalint.engine import FindingCache, LintOptions, LintResult, lint_source, locate
 from schemalint.loaders import Document
 from schemalint.loaders.discover import FORMAT_BY_SUFFIX, matches_any, source_format
 from schemalint.lsp.edits import SourceLines, TextEdit, disable_comment_edit, fix_edits
 from schemalint.model import Severity
-from schemalint.reporters.sarif import CATALOGUE_URI
 from schemalint.rules import find_rule, rules_by_code
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_DEBOUNCE_MS = 200
-#: where `codeDescription.href` points; `{code}` and `{slug}` are filled in. Clients may override it
-#: with the initialization option `docsUrl`.
-DEFAULT_DOCS_URL = CATALOGUE_URI + "{code}-{slug}/"  # where SARIF helpUri points too
 #: rules that need embeddings: too slow for every keystroke, run on open and save only
 SAVE_ONLY_CANDIDATES = ("SL502", "SL504")
 SOURCE = "schemalint"
@@ -75,7 +72,9 @@ class SchemalintServer(LanguageServer):
         self.cache = FindingCache()
         self.pending: dict[str, asyncio.TimerHandle] = {}
         self.debounce_seconds = DEFAULT_DEBOUNCE_MS / 1000
-        self.docs_url = DEFAULT_DOCS_URL
+        #: the initialization option `docsUrl`: where `codeDescription.href` points, ahead of the `docs-url`
+        #: setting (a base URL or a `{code}`/`{slug}` template, as schemalint.docs_site reads them)
+        self.docs_url = ""
         self.report_timing = False
         self.save_only_codes = tuple(code for code in SAVE_ONLY_CANDIDATES if code in rules_by_code())
         self.python_supported = importlib.util.find_spec("schemalint.loaders.python") is not None
@@ -150,11 +149,13 @@ class SchemalintServer(LanguageServer):
         else:  # keep what the save-only rules said at the last save, moved to where its pointers are now
             save_only = [_relocated(d, document) for d in (previous.save_only if previous else [])]
             diagnostics.extend(save_only)
-        converted = [self._to_lsp(d, lines) for d in diagnostics]
+        configured = self.docs_url or (result.files[0].config.settings.get("docs-url", "") if result.files else "")
+        docs_url = docs_url_template(configured)
+        converted = [self._to_lsp(d, lines, docs_url) for d in diagnostics]
         self.linted[uri] = LintedDocument(text_document.version, lines, document, diagnostics, converted, save_only)
         return converted
 
-    def _to_lsp(self, diagnostic: Diagnostic, lines: SourceLines) -> lsp.Diagnostic:
+    def _to_lsp(self, diagnostic: Diagnostic, lines: SourceLines, docs_url: str) -> lsp.Diagnostic:
         (start_line, start_char), (end_line, end_char) = lines.client_range(diagnostic.span, self.encoding)
         message = diagnostic.message if diagnostic.tool is None else f"{diagnostic.message} [tool `{diagnostic.tool}`]"
         return lsp.Diagnostic(
@@ -162,7 +163,7 @@ class SchemalintServer(LanguageServer):
             message=message,
             severity=_SEVERITY[diagnostic.severity],
             code=diagnostic.code,
-            code_description=lsp.CodeDescription(href=self.docs_url.format(code=diagnostic.code, slug=diagnostic.slug)),
+            code_description=lsp.CodeDescription(href=docs_url.format(code=diagnostic.code, slug=diagnostic.slug)),
             source=SOURCE,
             data={"pointer": diagnostic.pointer, "slug": diagnostic.slug},
         )

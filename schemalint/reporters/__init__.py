@@ -7,6 +7,7 @@ a list of `OutputTarget`s (format + destination) built by `parse_output_targets`
 
 from __future__ import annotations
 
+import functools
 import importlib
 import os
 from collections.abc import Callable, Mapping, Sequence
@@ -86,12 +87,17 @@ def write_reports(
     targets: Sequence[OutputTarget],
     echo: Callable[[str | bytes], None],
     color: bool = False,
+    docs_url: str = "",
 ) -> None:
     """Render every target; files are written (UTF-8), standard output goes through `echo` (as text, or as
-    UTF-8 bytes for the reporters that give them)."""
+    UTF-8 bytes for the reporters that give them). `docs_url` (the `docs-url` setting) is where SARIF's
+    rule links point."""
     for target in targets:
+        reporter: Callable[..., str | bytes] = _encoded_reporter(target.format)
+        if target.format == "sarif":
+            reporter = functools.partial(reporter, docs_url=docs_url)
         with paused_gc():  # a reporter builds an object or a line per finding, all alive until written
-            text = _encoded_reporter(target.format)(diagnostics, documents, color and target.path is None)
+            text = reporter(diagnostics, documents, color and target.path is None)
         if target.path is None:
             echo(text)
             continue

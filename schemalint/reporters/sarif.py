@@ -22,14 +22,13 @@ from schemalint.reporters._json_text import decoded, json_report
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 SRCROOT = "%SRCROOT%"
-#: the rule catalogue folders (rules/SLnnn-slug/) in the project's repository
-CATALOGUE_URI = "https://github.com/schemalint/schemalint/tree/main/rules/"
 #: v2: keyed by tool name and the pointer below the tool (v1 used the pointer from the file's root)
 FINGERPRINT_KEY = "schemalintFingerprint/v2"
 _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 
-def _rule_descriptor(code: str) -> dict[str, Any]:
+def _rule_descriptor(code: str, docs_url: str) -> dict[str, Any]:
+    from schemalint.docs_site import rule_url
     from schemalint.rules import rules_by_code
 
     rule = rules_by_code().get(code)
@@ -42,7 +41,7 @@ def _rule_descriptor(code: str) -> dict[str, Any]:
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": rule.summary},
         "help": {"text": docs, "markdown": docs},
-        "helpUri": f"{CATALOGUE_URI}{rule.code}-{rule.slug}/",
+        "helpUri": rule_url(rule.code, rule.slug, docs_url),
         "defaultConfiguration": {"level": _LEVELS[rule.severity]},
         "properties": {"scope": rule.scope.value, "catalogue": f"rules/{rule.code}-{rule.slug}/"},
     }
@@ -97,8 +96,9 @@ def _result(
 
 
 def render_encoded(
-    diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document], color: bool = False
+    diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document], color: bool = False, docs_url: str = ""
 ) -> str | bytes:
+    """The SARIF log; `docs_url` is the `docs-url` setting, where each rule's `helpUri` points."""
     codes = sorted({d.code for d in diagnostics})
     index = {code: i for i, code in enumerate(codes)}
     # once per file, not per finding: resolving an absolute path stats every directory on the way
@@ -109,7 +109,7 @@ def render_encoded(
                 "name": "schemalint",
                 "version": __version__,
                 "semanticVersion": __version__,
-                "rules": [_rule_descriptor(code) for code in codes],
+                "rules": [_rule_descriptor(code, docs_url) for code in codes],
             }
         },
         "originalUriBaseIds": {SRCROOT: {"uri": Path.cwd().resolve().as_uri() + "/"}},

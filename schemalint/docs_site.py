@@ -1,0 +1,201 @@
+"""The rules site: its pages generated from the rules' own docs, and where a rule's page is.
+
+`mkdocs build` (mkdocs.yml at the repository root) adds the pages made here to docs/ while it builds,
+through scripts/mkdocs_hooks.py: one page per rule from its docstring and options, the rule table and
+the options reference. Nothing generated is committed. The site is built with `use_directory_urls`
+off, so a rule's page is `rules/SL309-invalid-schema.html` both on a web server and as a file.
+
+A rule's link (SARIF `helpUri`, the language server's `codeDescription.href`, `schemalint rule`) is,
+in this order: the `docs-url` setting, `$SCHEMALINT_DOCS_URL`, the site built in this source checkout
+(`site/`, a file URL), else the rule's folder in the repository's catalogue. A `docs-url` is either a
+base (`https://example.org/schemalint/{version}/`, to which `rules/<page>.html` is added) or a
+template with `{code}` and `{slug}`; `{version}` is replaced by the installed version.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from schemalint import __version__
+from schemalint.rules import all_rules
+from schemalint.rules.base import Rule, Scope
+
+DOCS_URL_ENV = "SCHEMALINT_DOCS_URL"
+#: the rule's folder in the repository's catalogue (rules/SLnnn-slug/): the link when no site is known
+CATALOGUE_URL = "https://github.com/schemalint/schemalint/tree/main/rules/{code}-{slug}/"
+#: a source checkout: the package's parent folder holds mkdocs.yml, and `mkdocs build` writes site/ there
+_CHECKOUT = Path(__file__).resolve().parent.parent
+
+
+def rule_page(code: str, slug: str) -> str:
+    """The rule's page, relative to the site's root."""
+    return f"rules/{code}-{slug}.html"
+
+
+def docs_url_template(configured: str = "") -> str:
+    """Where a rule's page is, as a template with `{code}` and `{slug}` (see the module's doc)."""
+    base = configured or os.environ.get(DOCS_URL_ENV, "")
+    if base:
+        base = base.replace("{version}", __version__)
+        if "{code}" in base:
+            return base
+        return base.rstrip("/") + "/" + rule_page("{code}", "{slug}")
+    local = _CHECKOUT / "site"
+    if (_CHECKOUT / "mkdocs.yml").is_file() and (local / "index.html").is_file():
+        return local.as_uri() + "/" + rule_page("{code}", "{slug}")
+    return CATALOGUE_URL
+
+
+def rule_url(code: str, slug: str, configured: str = "") -> str:
+    return docs_url_template(configured).format(code=code, slug=slug)
+
+
+# --------------------------------------------------------------------------------------------------
+# Pages
+
+_FIX_SAFETY = re.compile(r"^## Fix safety\n(.*?)(?=^## |\Z)", re.MULTILINE | re.DOTALL)
+_LIST_ITEM = re.compile(r"^(?:[-*] |\d+\. )")
+
+
+def fixability(rule: type[Rule]) -> str:
+    """`safe`, `unsafe`, `safe, unsafe` or `no`, as the rule's `## Fix safety` section says."""
+    found = _FIX_SAFETY.search(rule.docs())
+    text = found.group(1).strip().lower() if found else ""
+    if not text or text.startswith("no automatic fix") or text.startswith("none"):
+        return "no"
+    kinds = [kind for kind in ("safe", "unsafe") if re.search(rf"(?<![\w-]){kind}\b", text)]
+    return ", ".join(kinds) or "see the rule"
+
+
+def _markdown(docs: str) -> str:
+    """A docstring as Python-Markdown reads it: a list needs a blank line before it."""
+    lines = docs.splitlines()
+    out: list[str] = []
+    fenced = False
+    for line in lines:
+        if line.startswith("```"):
+            fenced = not fenced
+        if not fenced and _LIST_ITEM.match(line) and out and out[-1].strip() and not _LIST_ITEM.match(out[-1]):
+            out.append("")
+        out.append(line)
+    return "\n".join(out)
+
+
+def _options_table(rule: type[Rule]) -> list[str]:
+    fields = rule.option_fields()
+    if not fields:
+        return []
+    defaults = rule.Options()
+    rows = ["| option | type | default |", "|---|---|---|"]
+    for option in fields:
+        default = getattr(defaults, option.name)
+        rows.append(f"| `{option.name.replace('_', '-')}` | `{_type_name(option.type)}` | `{_toml(default)}` |")
+    return rows
+
+
+def _type_name(hint: Any) -> str:
+    return str(getattr(hint, "__name__", hint)).replace("typing.", "")
+
+
+def _toml(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (tuple, list)):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return str(value)
+
+
+def _cell(text: str) -> str:
+    return _plain(" ".join(text.split())).replace("|", "\\|")
+
+
+def _plain(text: str) -> str:
+    """A one-line summary as Markdown: `*` and `_` outside code spans are text (`delete_*`), not emphasis."""
+    parts = text.split("`")
+    return "`".join(part if i % 2 else re.sub(r"([*_])", r"\\\1", part) for i, part in enumerate(parts))
+
+
+def rule_markdown(rule: type[Rule]) -> str:
+    """A rule's page: what `schemalint rule CODE` prints, with its options and how to configure it."""
+    lines = [
+        f"# {rule.code} {rule.slug}",
+        "",
+        _plain(rule.summary),
+        "",
+        "| severity | applies to | fix |",
+        "|---|---|---|",
+        f"| {rule.severity.label} | {rule.scope.value} | {fixability(rule)} |",
+        "",
+        _markdown(rule.docs()),
+        "",
+    ]
+    options = _options_table(rule)
+    if options:
+        lines += ["## Option reference", "", *options, ""]
+        first = rule.option_fields()[0].name.replace("_", "-")
+        lines += [
+            "Set in `pyproject.toml` (or `.schemalint.toml` without the `tool.` prefix):",
+            "",
+            "```toml",
+            f"[tool.schemalint.rules.{rule.code}]",
+            f"{first} = ...",
+            "```",
+            "",
+        ]
+    if rule.scope is not Scope.CHANGE:
+        lines += [
+            "## Turning it off",
+            "",
+            f'`ignore = ["{rule.code}"]` in the configuration, `--ignore {rule.code}` on the command line, or a '
+            f"suppression comment for one finding (see [Configuration](../configuration.md)).",
+            "",
+        ]
+    return "\n".join(lines)
+
+
+def rules_index_markdown() -> str:
+    lines = [
+        "# Rules",
+        "",
+        f"Every rule of schemalint {__version__}; `schemalint rule CODE` prints the same page in a terminal.",
+        "",
+        "| code | name | severity | applies to | fix | what it flags |",
+        "|---|---|---|---|---|---|",
+    ]
+    for rule in all_rules():
+        page = rule_page(rule.code, rule.slug).removeprefix("rules/").removesuffix(".html") + ".md"
+        lines.append(
+            f"| [{rule.code}]({page}) | {rule.slug} | {rule.severity.label} | {rule.scope.value} | {fixability(rule)} "
+            f"| {_cell(rule.summary)} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def options_reference_markdown() -> str:
+    """Every rule option, with its type and default: the `[tool.schemalint.rules.CODE]` keys."""
+    lines = [
+        "## Rule options",
+        "",
+        "Under `[tool.schemalint.rules.CODE]`, next to `severity` (`error`, `warning` or `info`), which every "
+        "rule takes.",
+        "",
+    ]
+    for rule in all_rules():
+        options = _options_table(rule)
+        if options:
+            page = rule_page(rule.code, rule.slug).removesuffix(".html") + ".md"
+            lines += [f"### [{rule.code} {rule.slug}]({page})", "", *options, ""]
+    return "\n".join(lines)
+
+
+def generated_pages() -> dict[str, str]:
+    """Page path (relative to the docs folder) -> Markdown, for every page made from the code."""
+    pages = {"rules/index.md": rules_index_markdown()}
+    for rule in all_rules():
+        pages[rule_page(rule.code, rule.slug).removesuffix(".html") + ".md"] = rule_markdown(rule)
+    return pages
