@@ -49,14 +49,25 @@ def lint_corpus(path: Path, config: Path, select: tuple[str, ...] | None) -> Lin
     return lint([str(path)], LintOptions(config_file=config, select=select))
 
 
+def judged_text(result: LintResult, d: Diagnostic) -> object:
+    """What the finding points at: a node of the tool's schema as schemalint read it (a schema converted
+    from another format, e.g. Docker catalog arguments, exists only there), else the document's node."""
+    for file in result.files:
+        if file.path == d.path:
+            for tool in file.tools:
+                for node in tool.schema_nodes():
+                    if node.pointer == d.pointer:
+                        return node.schema
+            try:
+                return resolve_pointer(file.document.data, d.pointer) if file.document is not None else None
+            except KeyError:
+                return None
+    return None
+
+
 def show(result: LintResult, diagnostics: list[Diagnostic], name: str) -> None:
-    documents = result.documents()
     for d in diagnostics:
-        document = documents.get(d.path)
-        try:
-            node = resolve_pointer(document.data, d.pointer) if document is not None else None
-        except KeyError:
-            node = None
+        node = judged_text(result, d)
         print(f"--- [{name}] {d.tool} {d.path}#{d.pointer} [{d.severity.label}]\n    {d.message}")
         print(f"    at pointer: {json.dumps(node, ensure_ascii=False)[:400]}")
 

@@ -479,10 +479,12 @@ def text_gives_example_or_format(text: str) -> bool:
 
 
 _DATE_FORMAT = LazyPattern(
-    r"\biso[\s-]?8601\b|\brfc[\s-]?3339\b|\brfc[\s-]?2822\b|\byyyy|\bmm[/-]dd\b|\bdd[/-]mm\b|\bhh:mm\b|\bunix\b|\bepoch\b"
+    r"\biso(?:[\s-]?8601)?\b|\brfc[\s-]?3339\b|\brfc[\s-]?2822\b|\byyyy|\bmm[/-]dd\b|\bdd[/-]mm\b|\bhh:mm\b|\bunix\b|\bepoch\b"
     r"|\btimestamp\b|\d{4}-\d{1,2}-\d{1,2}|\d{1,2}:\d{2}|\d{1,2}/\d{1,2}/\d{2,4}|\bformats?\b|\bformatted\b|格式|时间戳"
     r"|\b(?:month|day|year)-(?:month|day|year)-(?:month|day|year)\b|\bdd[/.-]mm\b"
-    r"|\b(?:seconds|milliseconds)\s+since\b",
+    r"|\b(?:seconds|milliseconds)\s+since\b"
+    # examples show the form, a relative one too ("e.g. 2025-01-31", "e.g. today, tomorrow")
+    r"|(?:\be\.?\s?g\.?|\bfor\s+example\b|\bsuch\s+as\b)[^;]{0,30}?(?:\d|\b(?:today|tomorrow|yesterday|now|next|last)\b)",
     re.IGNORECASE,
 )
 

@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from schemalint.diagnostics import Finding
+from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import SchemaNode, Severity
 from schemalint.rules.base import LintContext, NodeRule, Nodes
 from schemalint.text import is_constrained_string, lists_values, named_property, split_name, text_states_date_format
@@ -14,13 +16,31 @@ DATE_WORDS = frozenset(
 )
 #: `created_at`, `expires_on`, `starts_at`: a verb form followed by at/on.
 _TIME_SUFFIXES = frozenset({"at", "on"})
+#: `publishedBefore`, `updated_after`: an event's time bounding a search (`expected_after` is no event).
+_BOUNDS = frozenset({"before", "after"})
+_EVENTS = frozenset(
+    "created updated modified published started ended completed closed opened merged deleted changed "
+    "received sent scheduled occurred posted edited resolved due".split()
+)
 #: Words that, next to a date word, make the value something else (`time_zone`, `date_format`, `time_unit`).
 NOT_A_DATE = frozenset(
     "zone timezone tz unit units format formats period range ranges frame window type kind slot slots "
     "preference limit limits span spent taken out interval step signature meal supplier provider "
     # an identifier or a version that happens to sit next to a date word: `timeEntryId`, `sinceCommit`
     "id ids ref refs commit commits sha hash revision rev version versions tag tags cursor token key entry "
-    "entries event events filter filters option options mode".split()
+    "entries event events filter filters option options mode "
+    # a column or field that holds dates, named rather than given: `time_column`, `date_field`
+    "column columns field fields attribute property "
+    # a wait condition or a length of time, not a point in time: `wait_until`, `timeout`, `ttl`
+    "wait duration durations timeout ttl elapsed delay sleep idle ago offset relative".split()
+)
+#: A description that makes the value something other than a point in time: a duration ("relative
+#: time, e.g. '5s'"), a column's name, a time of day picked by name ("morning"), a cron schedule.
+_NOT_A_DATE_TEXT = LazyPattern(
+    r"\b(?:duration|relative\s+(?:time|date)|(?:column|field|attribute)\s+name"
+    r"|name\s+of\s+(?:the\s+|a\s+)?(?:\w+\s+)?(?:column|field)|(?:timestamp|date|time)\s+column"
+    r"|morning|afternoon|evening|anytime|cron|crontab)\b|['\"`]\d+\s*(?:ms|s|m|h|d|min)['\"`]",
+    re.IGNORECASE,
 )
 
 
@@ -30,7 +50,11 @@ def looks_like_datetime(name: str) -> bool:
         return False
     if set(words) & DATE_WORDS:
         return True
-    return len(words) >= 2 and words[-1] in _TIME_SUFFIXES and words[-2].endswith(("ed", "s"))
+    if len(words) < 2:
+        return False
+    if words[-1] in _BOUNDS:
+        return words[-2] in _EVENTS
+    return words[-1] in _TIME_SUFFIXES and words[-2].endswith(("ed", "s"))
 
 
 class DatetimeWithoutFormat(NodeRule):
@@ -64,8 +88,11 @@ class DatetimeWithoutFormat(NodeRule):
     Any stated format is accepted, even one that leaves the timezone open: the rule catches the
     unspecified case, not every ambiguous one. `time_zone`, `date_format`, `time_period` and
     similar names are not dates and are skipped, and so are identifiers and versions beside a
-    date word (`timeEntryId`, `sinceCommit`, `until_tag`) and strings whose description lists
-    the values they take (`time`: "all, hour, day or week"; `wait_until`: "load, networkidle").
+    date word (`timeEntryId`, `sinceCommit`, `until_tag`), strings whose description lists
+    the values they take (`time`: "all, hour, day or week"; `wait_until`: "load, networkidle"),
+    durations and wait conditions (`timeout`, "relative time, e.g. '5s'"), column names
+    (`time_column`), cron schedules and times of day by name ("morning"). An example in the
+    description ("e.g. 14:30", "e.g. tomorrow") counts as a stated form.
 
     ## Fix safety
     No automatic fix: `format: date-time` changes what the validator accepts.
@@ -92,6 +119,8 @@ class DatetimeWithoutFormat(NodeRule):
         if text_states_date_format(prop.description) or (isinstance(default, str) and text_states_date_format(default)):
             return
         if lists_values(prop.description, loosely=True):  # `time`: "all, hour, day" is a choice, not a date
+            return
+        if _NOT_A_DATE_TEXT.search(prop.description):
             return
         yield Finding(
             f'`{node.property_name}` is a date/time string with no format; add `"format": "date-time"` (or '

@@ -178,6 +178,21 @@ def test_sl307_flags_dates_without_format(name: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("name", "description"),
+    [
+        ("due_date", "New due date for the card (optional)."),
+        ("sys_updated_on", "Updated on."),
+        ("publishedBefore", "Only posts published before this."),
+        ("checkout", "Last night of the stay; default is the day after check-in."),
+        ("reminder_time", "When to ping the user, in their time."),
+        ("updated_after", ""),
+    ],
+)
+def test_sl307_flags_dates_whose_description_gives_no_form(name: str, description: str) -> None:
+    assert len(run_rule(DatetimeWithoutFormat(), [tool(**{name: prop(description=description)})])) == 1
+
+
+@pytest.mark.parametrize(
     ("name", "schema"),
     [
         ("start_time", prop(format="date-time")),
@@ -195,6 +210,19 @@ def test_sl307_flags_dates_without_format(name: str) -> None:
         ("time", prop(description="Window to rank over: all, hour, day, week or month.")),
         ("wait_until", prop(description="When navigation is done: load, domcontentloaded, networkidle.")),
         ("date_range", prop(description="One of: today | yesterday | last_week")),
+        # durations, wait conditions, column names, times of day by name, forms shown by example
+        ("since", prop(description="Entries newer than this relative time (e.g. '90s', '4h').")),
+        ("waitUntil", prop(description="Page state to wait for before returning.")),
+        ("time_column", prop(description="The table's timestamp column.")),
+        ("date_field", prop(description="Which field of the record to bucket by.")),
+        ("time", prop(description="Name of the column holding event times.")),
+        ("departure_time", prop(description="Preferred part of the day; default 'evening'.")),
+        ("due_date", prop(description="Due date (ISO string).")),
+        ("date", prop(description="Day of the match, e.g. tomorrow or next saturday.")),
+        ("meeting_time", prop(description="Start, for example 14:30 local time.")),
+        ("session_timeout", prop(description="How long until the session expires.")),
+        ("time", prop(description="When to run, as a cron expression.")),
+        ("checked_after", prop(description="Values to compare once the write is done.")),
     ],
 )
 def test_sl307_accepts_formats_and_non_dates(name: str, schema: dict[str, Any]) -> None:
