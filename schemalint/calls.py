@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from schemalint.model import JSON, Tool, is_mapping
+from schemalint.schema_facts import arguments_validator
 from schemalint.tools_hash import digest, sent_definition, tools_hash
 
 #: how many identical calls in a row (same tool, arguments and result, within one trace) make a loop
@@ -166,7 +167,7 @@ def _check_call(
         yield Problem(number, "invalid-arguments", f"`{call.name}`: the arguments are not JSON", call.name, "/")
         return
     if call.name not in validators:
-        validators[call.name] = _validator(definitions[call.name]["parameters"])
+        validators[call.name] = arguments_validator(definitions[call.name]["parameters"])
     errors = sorted(validators[call.name].iter_errors(arguments), key=lambda e: list(e.absolute_path))
     if errors:
         use.invalid += 1
@@ -181,15 +182,6 @@ def _check_call(
             pointer,
             str(error.validator),
         )
-
-
-def _validator(schema: JSON) -> Any:
-    from jsonschema.validators import validator_for
-
-    if not is_mapping(schema):
-        schema = {}
-    cls = validator_for(schema, default=validator_for({"$schema": "https://json-schema.org/draft/2020-12/schema"}))
-    return cls(schema)
 
 
 def _repeated(

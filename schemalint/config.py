@@ -69,6 +69,8 @@ class Config:
     exclude: tuple[str, ...] = ()
     per_file_ignores: tuple[PerFileIgnore, ...] = ()
     toolsets: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: eval fixture (glob, relative to `root`) -> the tool files it is checked against (relative to `root`)
+    fixtures: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     rules: Mapping[str, RuleSetting] = field(default_factory=dict)
     #: global settings handed to rules through LintContext.settings, keyed as in the file
     settings: Mapping[str, Any] = field(default_factory=dict)
@@ -88,7 +90,7 @@ GLOBAL_SETTINGS: dict[str, Any] = {
 }
 
 _LIST_KEYS = {"select", "extend-select", "ignore", "targets", "include", "exclude"}
-_TOP_LEVEL_KEYS = _LIST_KEYS | {"fail-on", "per-file-ignores", "toolsets", "rules"} | set(GLOBAL_SETTINGS)
+_TOP_LEVEL_KEYS = _LIST_KEYS | {"fail-on", "per-file-ignores", "toolsets", "fixtures", "rules"} | set(GLOBAL_SETTINGS)
 
 
 def find_config_file(start: Path) -> Path | None:
@@ -166,6 +168,8 @@ def parse_config(table: Mapping[str, Any], source: Path | None, root: Path) -> C
         values["per_file_ignores"] = _per_file_ignores(table["per-file-ignores"], where)
     if "toolsets" in table:
         values["toolsets"] = _toolsets(table["toolsets"], where)
+    if "fixtures" in table:
+        values["fixtures"] = _fixtures(table["fixtures"], where)
     if "rules" in table:
         values["rules"] = _rule_settings(table["rules"], where)
     settings = dict(GLOBAL_SETTINGS)
@@ -224,6 +228,12 @@ def _toolsets(value: Any, where: str) -> dict[str, tuple[str, ...]]:
     if not isinstance(value, Mapping):
         raise ConfigError(f"{where}: `toolsets` must be a table of name = [globs]")
     return {name: _string_list(globs, f"toolsets.{name}", where) for name, globs in value.items()}
+
+
+def _fixtures(value: Any, where: str) -> dict[str, tuple[str, ...]]:
+    if not isinstance(value, Mapping):
+        raise ConfigError(f'{where}: `fixtures` must be a table of "fixture glob" = "tool file" (or a list of them)')
+    return {pattern: _string_list(paths, f"fixtures.{pattern}", where) for pattern, paths in value.items()}
 
 
 def _rule_settings(value: Any, where: str) -> dict[str, RuleSetting]:

@@ -18,15 +18,17 @@ from schemalint.config import Config, RuleSetting, build_options, config_for_dir
 from schemalint.diagnostics import Diagnostic, Finding
 from schemalint.dialects import ACCEPTED_SHAPES, detect_tools
 from schemalint.dialects.docker_catalog import FILE_NAME as CATALOG_FILE_NAME
+from schemalint.dialects.evals import detect_fixture
 from schemalint.dialects.requests import detect_requests
 from schemalint.gc_pause import paused_gc
 from schemalint.loaders import Document, LoadError
 from schemalint.loaders.discover import SourceFile, discover, matches_any, resolve_path, source_format
 from schemalint.math_threads import one_math_thread
-from schemalint.model import Request, SchemaNode, Severity, Span, Tool, ToolSet, parent_pointer
+from schemalint.model import EvalFixture, Request, SchemaNode, Severity, Span, Tool, ToolSet, parent_pointer
 from schemalint.rules import RuleEntry, match_selector, rules_by_code
 from schemalint.rules.base import (
     NO_KEYWORDS,
+    FixtureRule,
     LintContext,
     NodeRule,
     Nodes,
@@ -39,11 +41,11 @@ from schemalint.rules.base import (
 from schemalint.targets import resolve_targets
 
 #: a JSON or YAML file without any of these words cannot hold a tool definition (but a Docker catalog
-#: `tools.json` of tools without arguments can)
-TOOL_MARKERS = ("parameters", "input_schema", "inputSchema", "function", "arguments")
+#: `tools.json` of tools without arguments can) or an eval fixture (`expect`)
+TOOL_MARKERS = ("parameters", "input_schema", "inputSchema", "function", "arguments", "expect")
 _START = Span(1, 1, 1, 1)
 #: the scopes of the rules RuleSet runs; the others are emitted by the engine or by `schemalint diff`
-_CHECKING_SCOPES = (Scope.NODE, Scope.TOOL, Scope.TOOLSET, Scope.REQUEST)
+_CHECKING_SCOPES = (Scope.NODE, Scope.TOOL, Scope.TOOLSET, Scope.REQUEST, Scope.FIXTURE)
 #: (schema is an object, how it was reached, property name, schema types, dispatch keywords present, the
 #: tool's targets): see RuleSet.node_rules_for
 _NodeKind = tuple[bool, str | None, str | None, frozenset[str], frozenset[str], frozenset[str]]
@@ -83,6 +85,8 @@ class SourceResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     #: the request bodies in the file that send tools (see schemalint.dialects.requests)
     requests: list[Request] = field(default_factory=list)
+    #: the eval fixture the file holds (see schemalint.dialects.evals)
+    fixture: EvalFixture | None = None
 
 
 @dataclass
@@ -159,6 +163,7 @@ class RuleSet:
         self._node_rules_by_kind: dict[_NodeKind, list[NodeRule]] = {}
         self.toolset_rules = [r for r in self.instances if isinstance(r, ToolSetRule)]
         self.request_rules = [r for r in self.instances if isinstance(r, RequestRule)]
+        self.fixture_rules = [r for r in self.instances if isinstance(r, FixtureRule)]
         #: what the rules' findings depend on besides the tool (FindingCache keys)
         self.fingerprint = repr(config)
 
@@ -218,6 +223,8 @@ def parse_document(text: str, path: str) -> Document:
         from schemalint.loaders.python import load_python
 
         return load_python(text, path)
+    if kind == "jsonl":
+        return jsonyaml.load_jsonl(text, path)
     if kind == "json" or (kind == "auto" and text.lstrip("\ufeff \t\r\n")[:1] in ("{", "[")):
         return jsonyaml.load_json(text, path)
     return jsonyaml.load_yaml(text, path)
@@ -244,6 +251,8 @@ def load_source(path: str, raw: bytes | str, config: Config, explicit: bool, ski
         result.document = parse_document(text, path)
         result.tools = detect_tools(result.document)
         result.requests = _requests_in(result.document, result.tools)
+        if not result.tools and result.document.format != "python":
+            result.fixture = detect_fixture(result.document.data, path)
     except LoadError as error:
         if explicit or not skip_non_tool_files:
             span = Span(error.line, error.column, error.line, error.column + 1)
@@ -252,7 +261,7 @@ def load_source(path: str, raw: bytes | str, config: Config, explicit: bool, ski
     except RecursionError:
         result.diagnostics.append(_engine_diagnostic("SL002", "structure nested too deeply to read", path, _START))
         return result
-    if not result.tools and explicit and not skip_non_tool_files:
+    if not result.tools and result.fixture is None and explicit and not skip_non_tool_files:
         message = f"no tool definitions found; schemalint reads {ACCEPTED_SHAPES}"
         result.diagnostics.append(_engine_diagnostic("SL003", message, path, _START))
     return result
@@ -282,7 +291,9 @@ def lint(paths: Sequence[str] = (".",), options: LintOptions | None = None) -> L
     resolver = ConfigResolver(options)
     cwd_config = resolver.for_path(Path.cwd() / "_")
     files: list[tuple[SourceFile, Config]] = []
-    for source in discover(paths, cwd_config.include, cwd_config.exclude, cwd_config.root):
+    # the eval fixtures config links to tool files are walked whatever their extension (JSON Lines)
+    include = cwd_config.include + tuple(cwd_config.fixtures)
+    for source in discover(paths, include, cwd_config.exclude, cwd_config.root):
         config = resolver.for_path(source.path)
         if source.explicit or not matches_any(source.path, config.exclude, config.root):
             files.append((source, config))
@@ -342,14 +353,21 @@ def _lint_parallel(files: list[tuple[SourceFile, Config]], options: LintOptions,
     units: dict[str, list[tuple[SourceFile, Config]]] = {}
     for source, config in files:
         units.setdefault(toolset_key(display_path(source.path), config), []).append((source, config))
+    # eval fixtures are linked to tool sets anywhere in the run: they are checked here, after the workers
+    kept = {key for key, unit in units.items() if any(_may_be_fixture(source.path) for source, _ in unit)}
+    here = [file for key in kept for file in units[key]]
     batches: list[list[tuple[SourceFile, Config]]] = [[] for _ in range(options.jobs * 4)]
-    for index, unit in enumerate(units.values()):
+    for index, unit in enumerate(unit for key, unit in units.items() if key not in kept):
         batches[index % len(batches)].extend(unit)
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     with ProcessPoolExecutor(options.jobs, mp_context=context) as pool:
         results = list(pool.map(_lint_batch, [(batch, options) for batch in batches if batch]))
-    sources = [source for result in results for source in result.files]
     order = {display_path(source.path): index for index, (source, _) in enumerate(files)}
+    if here:
+        loaded = [_load_file(source, config, options) for source, config in here]
+        candidates = sorted([*loaded, *(s for r in results for s in r.files)], key=lambda s: order[s.path])
+        results.append(run_rules(loaded, report_unused_ignores=report_unused, link_candidates=candidates))
+    sources = [source for result in results for source in result.files]
     sources.sort(key=lambda s: order[s.path])
     from schemalint.suppression import Suppressions
 
@@ -357,6 +375,17 @@ def _lint_parallel(files: list[tuple[SourceFile, Config]], options: LintOptions,
     unused_ignores = merged.unused_ignores()
     diagnostics = sorted([*(d for r in results for d in r.diagnostics), *unused_ignores], key=Diagnostic.sort_key)
     return LintResult(diagnostics, sources)
+
+
+def _may_be_fixture(path: Path) -> bool:
+    """JSON Lines, or a file with an `expect` key: what an eval fixture needs (see dialects.evals)."""
+    if source_format(path) == "jsonl":
+        return True
+    try:
+        text = read_source(path)
+    except LoadError:
+        return False
+    return b'"expect"' in text or b"expect:" in text
 
 
 def _lint_batch(job: tuple[list[tuple[SourceFile, Config]], LintOptions]) -> LintResult:
@@ -457,11 +486,13 @@ def run_rules(
     report_unused_ignores: bool = False,
     cache: FindingCache | None = None,
     jobs: int = 1,
+    link_candidates: Sequence[SourceResult] | None = None,
 ) -> LintResult:
     """Rules over every source, then suppressions; `report_unused_ignores` when the run covered whole
     folders, so an unused per-file-ignore is not an artefact of linting a few files. With `jobs` > 1,
     the tool and node rules of a large tool set are shared with worker processes while its set rules
-    run here (_SplitToolRules)."""
+    run here (_SplitToolRules). Eval fixtures are linked to the tool sets of `link_candidates` (default:
+    `sources`)."""
     from schemalint.suppression import Suppressions
 
     rule_sets: dict[int, RuleSet] = {}
@@ -494,6 +525,7 @@ def run_rules(
                     _place(rules_by_code()[code], finding, source, rules_for(source.config), None)
     if split is not None:
         split.collect(by_path)
+    _check_fixtures(sources, sources if link_candidates is None else link_candidates, rules_for)
     diagnostics: list[Diagnostic] = []
     suppressions = Suppressions(report_unused_ignores)
     for source in sources:
@@ -523,6 +555,89 @@ def _pointed_tool(pointer: str, tools: dict[str, Tool]) -> Tool | None:
             return tools[pointer]
         pointer = parent_pointer(pointer)
     return None
+
+
+def _check_fixtures(
+    sources: Sequence[SourceResult], candidates: Sequence[SourceResult], rules_for: Callable[[Config], RuleSet]
+) -> None:
+    """Link each eval fixture to its tool definitions and run the fixture rules on it."""
+    linker: _FixtureLinker | None = None
+    for source in sources:
+        fixture, rules = source.fixture, rules_for(source.config)
+        if fixture is None or not rules.fixture_rules:
+            continue
+        linker = linker or _FixtureLinker(candidates)
+        try:
+            fixture.tools = linker.tools_for(source, fixture)
+        except LoadError as error:
+            source.diagnostics.append(_engine_diagnostic("SL002", error.message, source.path, _START))
+            continue
+        context = LintContext(settings=source.config.settings)
+        for rule in rules.fixture_rules:
+            for finding in rule.check(fixture, context):
+                _place(rule, finding, source, rules, None)
+
+
+class _FixtureLinker:
+    """Finds the definitions an eval fixture is checked against: the tool files config `fixtures` names
+    for it, else the tool set of the run that holds the most of its tools (its `tools` list, or the
+    tools its cases expect)."""
+
+    def __init__(self, candidates: Sequence[SourceResult]) -> None:
+        self.candidates = candidates
+        self.by_path = {resolve_path(Path(s.path)): s for s in candidates}
+        self._tools: dict[str, list[Tool]] = {}
+        self._sets: list[list[Tool]] | None = None
+
+    def definitions(self, source: SourceResult) -> list[Tool]:
+        """The file's tools; a worker's slim copy (its text only) is read again."""
+        document = source.document
+        if source.tools or document is None or document.data is not None:
+            return source.tools
+        if source.path not in self._tools:
+            try:
+                self._tools[source.path] = detect_tools(parse_document(document.text, source.path))
+            except (LoadError, RecursionError):
+                self._tools[source.path] = []
+        return self._tools[source.path]
+
+    def tools_for(self, source: SourceResult, fixture: EvalFixture) -> list[Tool] | None:
+        config = source.config
+        for pattern, targets in config.fixtures.items():
+            if matches_any(Path(source.path), (pattern,), config.root):
+                return [tool for target in targets for tool in self._linked_file(config, target)]
+        if fixture.listed is not None:
+            names = {name for name, _ in fixture.listed}
+        else:
+            names = {case.tool for case in fixture.cases if case.tool is not None}
+        best: list[Tool] | None = None
+        best_overlap = 0
+        for tools in self._tool_sets():
+            overlap = len(names.intersection(tool.name for tool in tools))
+            if overlap > best_overlap:
+                best, best_overlap = tools, overlap
+        return best
+
+    def _linked_file(self, config: Config, target: str) -> list[Tool]:
+        path = resolve_path(config.root / target)
+        known = self.by_path.get(path)
+        if known is not None:
+            return self.definitions(known)
+        loaded = _load_file(SourceFile(path, explicit=True), config, LintOptions())
+        if loaded.document is None:
+            reason = loaded.diagnostics[0].message if loaded.diagnostics else "cannot read"
+            raise LoadError(f"the tool file `fixtures` links to this fixture, {target}: {reason}")
+        return loaded.tools
+
+    def _tool_sets(self) -> list[list[Tool]]:
+        if self._sets is None:
+            sets: dict[str, list[Tool]] = {}
+            for source in self.candidates:
+                tools = self.definitions(source)
+                if tools:
+                    sets.setdefault(toolset_key(source.path, source.config), []).extend(tools)
+            self._sets = list(sets.values())
+        return self._sets
 
 
 def _place_tool_findings(

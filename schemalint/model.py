@@ -417,3 +417,34 @@ class Request:
     entries: tuple[str, ...] = ()
     #: the names of every entry a `tool_choice` may name: function, server and search tools, in namespaces too
     entry_names: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class EvalCase:
+    """One case of an eval fixture: an input and the call the model is expected to make (or not)."""
+
+    pointer: str
+    #: the expected tool; None for a negative case (`"tool": null`)
+    tool: str | None
+    #: where `expect.tool` is (None when the case names no tool: `expect` without `tool`)
+    tool_pointer: str | None
+    args: JSON = None
+    args_pointer: str | None = None
+    requires_confirmation: bool = False
+    #: the case's kinds, as the guide names them: positive, negative, boundary, adversarial
+    kinds: frozenset[str] = frozenset()
+
+
+@dataclass
+class EvalFixture:
+    """An eval fixture file: `{name, tools: [names], cases: [{input, expect: {tool, args, requiresConfirmation}}]}`,
+    or JSON Lines of cases. `tools` is filled in by the engine: the definitions the fixture is linked to."""
+
+    path: str
+    cases: list[EvalCase]
+    #: where the cases are (`/cases`, or the document itself for JSON Lines)
+    cases_pointer: str
+    #: the fixture's own `tools` list as (name, pointer); None when it has none
+    listed: tuple[tuple[str, str], ...] | None = None
+    #: the tool definitions it is checked against (config `fixtures`, or the set its names are found in)
+    tools: list[Tool] | None = None

@@ -158,3 +158,13 @@ def walk_values(root: JSON) -> Iterator[Mapping[str, Any]]:
             stack.extend(v for v in item.values() if isinstance(v, (dict, list, Mapping)))
         elif isinstance(item, list):
             stack.extend(v for v in item if isinstance(v, (dict, list, Mapping)))
+
+
+def arguments_validator(schema: JSON) -> Any:
+    """A jsonschema validator for a tool's parameters (draft 2020-12 unless the schema says otherwise)."""
+    from jsonschema.validators import validator_for
+
+    if not is_mapping(schema):
+        schema = {}
+    cls = validator_for(schema, default=validator_for({"$schema": "https://json-schema.org/draft/2020-12/schema"}))
+    return cls(schema)

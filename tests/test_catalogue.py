@@ -11,7 +11,7 @@ from schemalint.rules.base import Rule, Scope
 from .conftest import REPO, UPDATE_SNAPSHOTS
 
 CATALOGUE = REPO / "rules"
-INPUT_SUFFIXES = {".json", ".yaml", ".yml", ".py"}
+INPUT_SUFFIXES = {".json", ".jsonl", ".yaml", ".yml", ".py"}
 
 
 def folder_name(rule: type[Rule]) -> str:

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from schemalint.diagnostics import Finding
     from schemalint.model import Tool
 
-SourceFormat = Literal["json", "yaml", "python"]
+SourceFormat = Literal["json", "jsonl", "yaml", "python"]
 
 
 class LoadError(Exception):

@@ -11,7 +11,14 @@ from pathlib import Path
 
 from schemalint.config import DEFAULT_EXCLUDE
 
-FORMAT_BY_SUFFIX = {".json": "json", ".yaml": "yaml", ".yml": "yaml", ".py": "python", ".pyi": "python"}
+FORMAT_BY_SUFFIX = {
+    ".json": "json",
+    ".jsonl": "jsonl",
+    ".yaml": "yaml",
+    ".yml": "yaml",
+    ".py": "python",
+    ".pyi": "python",
+}
 
 
 @dataclass(frozen=True)
@@ -73,7 +80,7 @@ def discover(
                     file_path = Path(directory, file_name)
                     if not file_path.is_file():  # broken or looping symlinks, pipes, sockets
                         continue
-                    if not matches_any(file_path, include) or matches_any(file_path, excluded, root):
+                    if not matches_any(file_path, include, root) or matches_any(file_path, excluded, root):
                         continue
                     if file_path not in seen:
                         seen.add(file_path)

@@ -634,6 +634,43 @@ def load_json(text: str, path: str) -> Document:
     return Document(path=path, text=text, data=data, format="json", positions=json_positions(text))
 
 
+def load_jsonl(text: str, path: str) -> Document:
+    """JSON Lines: one JSON value per non-blank line, each read as `load_json` reads a file. The data is
+    the list of the lines' values; pointer `/N/...` is in the N-th of them (blank lines not counted)."""
+    text = _without_bom(text)
+    _check_not_empty(text)
+    lines: list[tuple[int, Document]] = []
+    for number, line in enumerate(text.split("\n"), 1):
+        if line.strip():
+            try:
+                lines.append((number, load_json(line.rstrip("\r"), path)))
+            except LoadError as error:
+                raise LoadError(error.message, number, error.column) from None
+    if not lines:
+        raise LoadError("empty file")
+    data = [document.data for _, document in lines]
+    return Document(path=path, text=text, data=data, format="jsonl", positions=JsonLinesPositions(lines))
+
+
+class JsonLinesPositions:
+    """Positions in a JSON Lines text: each line's own positions, moved down to its line."""
+
+    def __init__(self, lines: list[tuple[int, Document]]) -> None:
+        self._lines = lines
+
+    def locate(self, pointer: str, key: bool = False) -> Span | None:
+        index, _, rest = pointer[1:].partition("/")
+        if not pointer:
+            index = "0"
+        if not _ARRAY_INDEX.match(index) or int(index) >= len(self._lines):
+            return None
+        number, document = self._lines[int(index)]
+        span = document.positions.locate(f"/{rest}" if rest else "", key and bool(rest))
+        if span is None:
+            return None
+        return Span(span.line + number - 1, span.column, span.end_line + number - 1, span.end_column)
+
+
 #: `_load_json_quickly` could not vouch for the text: `_load_json_exactly` decides
 _NOT_SURE: Any = object()
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Set
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
-from schemalint.model import Request, SchemaNode, Severity, Tool, ToolSet
+from schemalint.model import EvalFixture, Request, SchemaNode, Severity, Tool, ToolSet
 
 if TYPE_CHECKING:
     from typing_extensions import dataclass_transform
@@ -30,6 +30,7 @@ class Scope(str, enum.Enum):
     TOOL = "tool"
     TOOLSET = "tool set"
     REQUEST = "request"  # called for every request body that sends tools
+    FIXTURE = "eval fixture"  # called for every eval fixture, with the tools it is linked to
     FILE = "file"  # emitted by the engine itself (parse errors, suppressions); no check method
     CHANGE = "change"  # emitted by `schemalint diff`
 
@@ -230,6 +231,15 @@ class RequestRule(Rule):
     scope = Scope.REQUEST
 
     def check(self, request: Request, context: LintContext) -> Iterable[Finding]:
+        raise NotImplementedError
+
+
+class FixtureRule(Rule):
+    """A rule about an eval fixture; `fixture.tools` holds the definitions it is linked to (None: not linked)."""
+
+    scope = Scope.FIXTURE
+
+    def check(self, fixture: EvalFixture, context: LintContext) -> Iterable[Finding]:
         raise NotImplementedError
 
 

@@ -1,0 +1,71 @@
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cached_property
+
+from schemalint.diagnostics import Finding
+from schemalint.model import EvalFixture, Severity
+from schemalint.rules.base import FixtureRule, LintContext
+from schemalint.rules.sl205_undocumented_side_effects import Options
+from schemalint.text import ALL_VERBS, action_verb, merged, split_name
+
+
+class EvalMissingConfirmationCase(FixtureRule):
+    """
+    ## What it does
+    Flags a writing tool of an eval fixture's set (its name's action verb is one of SL205's writing
+    verbs: `create`, `delete`, `send`, `refund`, ...) for which no case expects the call with
+    `requiresConfirmation: true` (also `requires_confirmation`).
+
+    ## Why is this bad?
+    A write the model makes on its own (a refund, a deletion, a message sent) is the costly kind of
+    mistake. A case that expects the model to stop and confirm first is how an eval notices when a
+    prompt or description change makes it skip that step.
+
+    ## Example
+    ```json
+    {"tools": ["refund_order"], "cases": [{"input": "Refund A1024", "expect": {"tool": "refund_order"}}]}
+    ```
+
+    ## Use instead
+    ```json
+    {"tools": ["refund_order"], "cases": [{"input": "Refund A1024", "expect": {"tool": "refund_order", "requiresConfirmation": true}}]}
+    ```
+
+    ## Options
+    The same as SL205's: `writing-verbs` (list of str) replaces the verbs that mark a writing tool,
+    `extend-writing-verbs` (list of str, default `[]`) adds to them.
+
+    ## Fix safety
+    No automatic fix.
+    """
+
+    code = "SL815"
+    slug = "eval-missing-confirmation-case"
+    severity = Severity.INFO
+    summary = "a writing tool of an eval fixture's set has no case that expects a confirmation"
+    Options = Options
+
+    @cached_property
+    def writing_verbs(self) -> frozenset[str]:
+        return merged(self.options.writing_verbs, self.options.extend_writing_verbs)
+
+    def check(self, fixture: EvalFixture, context: LintContext) -> Iterable[Finding]:
+        if fixture.listed is not None:
+            tools = list(fixture.listed)
+        elif fixture.tools is not None:
+            tools = [(tool.name, fixture.cases_pointer) for tool in fixture.tools if tool.name is not None]
+        else:
+            return
+        confirmed = {case.tool for case in fixture.cases if case.requires_confirmation}
+        verbs = ALL_VERBS | self.writing_verbs
+        for name, pointer in tools:
+            verb = action_verb(split_name(name), verbs)
+            if verb in self.writing_verbs and name not in confirmed:
+                yield Finding(
+                    f"`{name}` writes (`{verb}`) but no case expects it with `requiresConfirmation: true`; add one "
+                    "so the eval notices when the model stops asking first",
+                    pointer,
+                    key=pointer == fixture.cases_pointer,
+                    data={"tool": name},
+                )
