@@ -205,6 +205,11 @@ def _lint_options(
 @click.option("--unsafe-fixes", is_flag=True, help="With --fix or --diff: apply unsafe fixes too.")
 @click.option("--diff", "show_diff", is_flag=True, help="Print the fixes as a unified diff; write nothing.")
 @click.option(
+    "--watch",
+    is_flag=True,
+    help="Lint again whenever a tool or config file under PATHS changes (Ctrl-C stops).",
+)
+@click.option(
     "--show-fixes",
     is_flag=True,
     help="List per rule what --fix would fix (with --fix: what it fixed), safe and unsafe apart.",
@@ -233,6 +238,7 @@ def check(
     fix: bool,
     unsafe_fixes: bool,
     show_diff: bool,
+    watch: bool,
     show_fixes: bool,
 ) -> None:
     """Lint tool definitions in PATHS (files or folders; default: the current folder; `-` reads stdin)."""
@@ -246,6 +252,19 @@ def check(
         _fail("--staged needs --against REF")
     if (fix or show_diff or show_fixes) and against is not None:
         _fail("--fix, --diff and --show-fixes work on the files as they are, not with --against")
+    if watch:
+        conflicts = {
+            "`-` (stdin)": "-" in paths,
+            "--against": against is not None,
+            "--fix": fix,
+            "--diff": show_diff,
+            "--show-fixes": show_fixes,
+            "--write-baseline": write_baseline_file is not None,
+        }
+        if any(conflicts.values()):
+            named = ", ".join(name for name, given in conflicts.items() if given)
+            _fail(f"--watch lints and reports again on every change; it does not combine with {named}")
+        _watch(paths or (".",), dataclasses.replace(options, jobs=jobs or default_jobs()), outputs, quiet, statistics)
     if against is not None:
         result = _lint_against(against, paths, options, staged)
     elif paths == ("-",):
@@ -283,6 +302,29 @@ def check(
     if baseline_file is not None:
         _apply_baseline(baseline_file, result, quiet)
     report_and_exit(result, fail_on, outputs, quiet, statistics, refused)
+
+
+def _watch(paths: Sequence[str], options: Any, outputs: Sequence[Any], quiet: bool, statistics: bool) -> NoReturn:
+    """--watch: clear the screen, lint, report (summary line included), wait for a change; again until
+    Ctrl-C, which exits 0. A configuration error is shown and waited out, not fatal."""
+    from schemalint.engine import lint
+    from schemalint.watch import changes
+
+    batches = changes(paths)
+    try:
+        while True:
+            click.clear()
+            try:
+                result = lint(paths, options)
+            except ConfigError as error:
+                click.echo(f"schemalint: error: {_printable(str(error))}", err=True)
+            else:
+                fixable = sum(1 for d in result.diagnostics if d.fix is not None and d.fix.safe)
+                reporter_output(result, outputs, quiet, statistics, fixable)
+            click.echo("Watching for changes (Ctrl-C to stop)...", err=True)
+            next(batches)
+    except KeyboardInterrupt:
+        sys.exit(EXIT_CLEAN)
 
 
 def _stdin_name(text: bytes) -> str:
