@@ -4,8 +4,17 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from schemalint.diagnostics import Finding
-from schemalint.model import Severity, Tool, is_mapping, join_pointer, nullable_union_branch, schema_types
+from schemalint.model import (
+    Severity,
+    Tool,
+    is_mapping,
+    join_pointer,
+    nullable_union_branch,
+    schema_types,
+    unescape_pointer_token,
+)
 from schemalint.rules.base import LintContext, ToolRule
+from schemalint.schema_facts import is_local_definition_ref
 from schemalint.text import split_name, word_set
 
 #: names of the field that carries an error
@@ -25,7 +34,7 @@ class UnactionableErrorShape(ToolRule):
     what kind of error it is, whether retrying can help, or what to do next (`code`, `retryable`,
     `hint`, `field`, ...). Read wherever an output schema exists: MCP `outputSchema`, Gemini
     `response`, the return annotations of Python tools; the result itself, its `anyOf`/`oneOf`
-    branches, and a `result` wrapper are searched.
+    branches (a local `$ref` branch where it points), and a `result` wrapper are searched.
 
     ## Why is this bad?
     An error is the model's instruction for its next step. `{"error": "operation failed"}` leaves
@@ -72,7 +81,7 @@ class UnactionableErrorShape(ToolRule):
 
 
 def _bare_errors(output: Mapping[str, Any], pointer: str) -> Iterator[tuple[str, str]]:
-    for candidate, candidate_pointer in _result_objects(output, pointer):
+    for candidate, candidate_pointer in _result_objects(output, pointer, output, pointer):
         properties = candidate.get("properties")
         if not is_mapping(properties):
             continue
@@ -84,19 +93,36 @@ def _bare_errors(output: Mapping[str, Any], pointer: str) -> Iterator[tuple[str,
                 yield join_pointer(candidate_pointer, "properties", name), name
 
 
-def _result_objects(output: Mapping[str, Any], pointer: str) -> Iterator[tuple[Mapping[str, Any], str]]:
-    """The result object, its union branches, and the same below a `result` wrapper (Python returns)."""
+def _result_objects(
+    output: Mapping[str, Any], pointer: str, root: Mapping[str, Any], root_pointer: str
+) -> Iterator[tuple[Mapping[str, Any], str]]:
+    """The result object, its union branches, and the same below a `result` wrapper (Python returns); a
+    branch that is a local `$ref` (pydantic's `$defs`) is read where it points."""
     yield output, pointer
     for keyword in ("anyOf", "oneOf"):
         branches = output.get(keyword)
         if isinstance(branches, list):
             for i, branch in enumerate(branches):
                 if is_mapping(branch):
-                    yield branch, join_pointer(pointer, keyword, i)
+                    yield _dereferenced(branch, join_pointer(pointer, keyword, i), root, root_pointer)
     properties = output.get("properties")
     wrapped = properties.get("result") if is_mapping(properties) else None
     if is_mapping(wrapped):
-        yield from _result_objects(wrapped, join_pointer(pointer, "properties", "result"))
+        yield from _result_objects(wrapped, join_pointer(pointer, "properties", "result"), root, root_pointer)
+
+
+def _dereferenced(
+    schema: Mapping[str, Any], pointer: str, root: Mapping[str, Any], root_pointer: str
+) -> tuple[Mapping[str, Any], str]:
+    ref = schema.get("$ref")
+    if not isinstance(ref, str) or ref == "#" or not is_local_definition_ref(ref):
+        return schema, pointer
+    _, keyword, name = ref.split("/", 2)
+    definitions = root.get(keyword)
+    target = definitions.get(unescape_pointer_token(name)) if is_mapping(definitions) else None
+    if not is_mapping(target):
+        return schema, pointer
+    return target, f"{root_pointer}/{keyword}/{name}"
 
 
 def _is_actionable_sibling(name: str) -> bool:
@@ -115,11 +141,11 @@ def _is_bare_message(schema: Any) -> bool:
     if optional is not None:
         return _is_bare_message(optional[1])
     types = schema_types(schema)
-    if types and types <= {"string", "null"}:
+    if "string" in types and types <= {"string", "null"}:  # a field typed only `null` says there is none
         return True
     if "array" in types:  # a list of messages; a list of records is the tool's data (a linter's findings)
         items = schema.get("items")
-        return is_mapping(items) and bool(schema_types(items)) and schema_types(items) <= {"string", "null"}
+        return is_mapping(items) and "string" in schema_types(items) and schema_types(items) <= {"string", "null"}
     properties = schema.get("properties")
     if "object" in types and is_mapping(properties) and properties:
         return all(ACTIONABLE_INNER_WORDS.isdisjoint(split_name(name)) for name in properties if isinstance(name, str))

@@ -417,3 +417,23 @@ def test_request_findings_reach_every_output_format(tmp_path: Path, output_forma
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0  # info does not fail the run
     assert "SL802" in result.output
+
+
+def test_sl703_follows_a_union_branch_into_defs() -> None:
+    output = {
+        "type": "object",
+        "properties": {"result": {"anyOf": [{"$ref": "#/$defs/Ok"}, {"$ref": "#/$defs/Failure"}]}},
+        "$defs": {
+            "Ok": {"type": "object", "properties": {"id": {"type": "string"}}},
+            "Failure": {"type": "object", "properties": {"error": {"type": "string"}}},
+        },
+    }
+    [finding] = found(mcp_tool(output), "SL703")
+    assert finding.pointer == "/tools/0/outputSchema/$defs/Failure/properties/error"
+    output["$defs"]["Failure"]["properties"]["error_type"] = {"type": "string"}  # type: ignore[index]
+    assert found(mcp_tool(output), "SL703") == []
+
+
+def test_sl703_leaves_an_error_field_typed_null_alone() -> None:
+    output = {"type": "object", "properties": {"values": {"type": "array"}, "error": {"type": "null"}}}
+    assert found(mcp_tool(output), "SL703") == []
