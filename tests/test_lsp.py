@@ -16,6 +16,8 @@ pytest.importorskip("pygls")
 pytest_lsp = pytest.importorskip("pytest_lsp")
 from lsprotocol import types as lsp  # noqa: E402
 
+from schemalint import __version__  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # the second property sits after an emoji on the same line: its UTF-16 column is one more than its
@@ -310,3 +312,15 @@ def test_code_actions_over_a_large_document_answer_and_shutdown_exits_cleanly(tm
         return await asyncio.wait_for(client._server.wait(), timeout=30)  # the server process
 
     assert asyncio.run(main()) == 0
+
+
+def test_rule_links_follow_the_docs_url_setting(tmp_path: Path) -> None:
+    (tmp_path / ".schemalint.toml").write_text('docs-url = "https://docs.example/sl/{version}/"\n', encoding="utf-8")
+
+    async def scenario(client: Any, folder: Path) -> None:
+        uri = open_file(client, folder / "tools.json", BAD_JSON)
+        found = await diagnostics_for(client, uri)
+        hrefs = {d.code_description.href for d in found if d.code_description is not None}
+        assert hrefs == {f"https://docs.example/sl/{__version__}/rules/SL107-invalid-property-name.html"}
+
+    run(scenario, tmp_path)
