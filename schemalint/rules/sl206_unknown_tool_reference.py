@@ -7,7 +7,7 @@ from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import JSON, Dialect, Severity, Tool, ToolSet
 from schemalint.rules.base import LintContext, ToolSetRule
-from schemalint.text import analysed, is_verb_like, split_name
+from schemalint.text import analysed, is_verb_like, lists_values, name_style, split_name
 
 # An identifier that can only be a code name: snake_case, kebab-case with an underscore-free
 # word pair, camelCase, or dotted (`math.factorial`).
@@ -16,7 +16,8 @@ _QUOTE = r"[`'\"“‘]?"
 # `use the 'endCursor' from the response`, `use the nextPage value`: a field, not a tool
 _NOT_A_TOOL_AFTER = (
     r"(?![`'\"”’]?\s*(?i:from|of|in|as|field|fields|value|values|parameter|parameters|param|property|key|cursor|argument|"
-    r"attribute|option|flag|header|column|variable)\b)"
+    r"attribute|option|flag|header|column|columns|variable|table|tables|schema|database|collection|index|view|file"
+    r"|files|folder|directory|module|package|library|class|bucket|recipe)\b)"
 )
 _REFERENCE = LazyPattern(
     rf"""
@@ -34,8 +35,12 @@ _ACTIONS_LIST = LazyPattern(
     r"\b(?:actions?|operations?|methods?|commands?|subcommands?|modes?)\b[^\n]{0,40}?[:\-–]\s*[^\n]{1,600}",
     re.IGNORECASE,
 )
-#: Final words of a field name, not of a tool name.
-_FIELD_WORDS = frozenset("id ids key keys name names type value values cursor page token count url uri path".split())
+#: Final words of a field name, not of a tool name (`merge_request_iid`, `order_by`, `created_at`).
+_FIELD_WORDS = frozenset(
+    "id ids iid key keys name names type value values cursor page token count url uri path by at".split()
+)
+#: Last parts of a dotted name that make it a file or a site (`diff.json`, `draw.io`), not a tool.
+_FILE_OR_SITE = frozenset("json yaml yml md txt csv xml html py js ts io com org net dev ai app".split())
 
 
 #: what every _IDENT match contains (a `_`/`.` between letters or digits, or a lower-upper step): texts
@@ -49,9 +54,16 @@ def referenced_tool_names(text: str) -> Iterator[str]:
         return
     for match in _REFERENCE.finditer(text):
         name = next(g for g in match.groups() if g).rstrip(".")
+        if "." in name and text.startswith("(", match.end()):
+            continue  # `use auth.signUp({...})`, `node.remove()`: a method called in code
         words = split_name(name)
-        # tools do things; fields (`endCursor`, `block_id`) do not
-        if words and words[-1] not in _FIELD_WORDS and any(is_verb_like(word) for word in words):
+        # tools do things; fields (`endCursor`, `block_id`) and files (`diff.json`) do not
+        if (
+            words
+            and words[-1] not in _FIELD_WORDS
+            and not ("." in name and words[-1] in _FILE_OR_SITE)
+            and any(is_verb_like(word) for word in words)
+        ):
             yield name
 
 
@@ -62,8 +74,8 @@ _IDENTIFIER = LazyPattern(_IDENT)
 
 
 def _schema_words(schema: JSON) -> set[str]:
-    """Property names, string enum values and identifiers in the descriptions of action parameters,
-    anywhere in a schema (they are not tool names)."""
+    """Property names, string enum and const values, identifiers in the descriptions of action
+    parameters and in descriptions that list values, anywhere in a schema (they are not tool names)."""
     found: set[str] = set()
     stack = [schema]
     while stack:
@@ -73,16 +85,95 @@ def _schema_words(schema: JSON) -> set[str]:
             if isinstance(properties, dict):
                 found.update(properties)
                 for name, value in properties.items():
-                    if set(split_name(name)) & _ACTION_PARAMETERS and isinstance(value, dict):
-                        described = value.get("description")
-                        found.update(_IDENTIFIER.findall(described) if isinstance(described, str) else ())
+                    described = value.get("description") if isinstance(value, dict) else None
+                    if isinstance(described, str) and (
+                        set(split_name(name)) & _ACTION_PARAMETERS or lists_values(described, loosely=True)
+                    ):
+                        found.update(_IDENTIFIER.findall(described))
             for value in node.get("enum", []) if isinstance(node.get("enum"), list) else []:
                 if isinstance(value, str):
                     found.add(value)
+            if isinstance(node.get("const"), str):
+                found.add(node["const"])
             stack.extend(node.values())
         elif isinstance(node, list):
             stack.extend(node)
     return found
+
+
+def _is_multiplexed(tool: Tool) -> bool:
+    """A tool with an `action`-like parameter: one tool standing for several operations."""
+    properties = tool.parameters.get("properties") if isinstance(tool.parameters, dict) else None
+    return isinstance(properties, dict) and any(set(split_name(p)) & _ACTION_PARAMETERS for p in properties)
+
+
+#: "- list_runs: ...", "* `retry`: ...", "- cancel.project_id: ...": the entries of a description's list
+_LIST_KEY = LazyPattern(r"^[ \t]*[-*•][ \t]*[`'\"]?([A-Za-z][\w.]*)[`'\"]?[ \t]*[:\-–]", re.MULTILINE)
+#: "- file_create: project_id*, file_path*, content, start_branch": an action's parameters, one entry
+_PARAMETER_LIST = LazyPattern(
+    r"^[ \t]*[-*•][ \t]*[\w.`]+[ \t]*:[ \t]*((?:[A-Za-z_]\w*\*?(?:[ \t]*\([^)\n]*\))?,[ \t]*){2,}[A-Za-z_]\w*)",
+    re.MULTILINE,
+)
+
+
+def _actions(tool: Tool) -> set[str]:
+    """What a multiplexed tool can be told to do, and with what: its action values (enum, const, action
+    descriptions), the keys of the lists in its description (`- retry: ...`, `- cancel.project_id: ...`)
+    and the parameters they list (`- file_create: project_id*, content, start_branch`)."""
+    names = _schema_words(tool.parameters)
+    description = tool.description or ""
+    for key in _LIST_KEY.findall(description):
+        names.update(key.split("."))
+    for parameters in _PARAMETER_LIST.findall(description):
+        names.update(_IDENTIFIER.findall(parameters))
+    return {_normal(name) for name in names}
+
+
+def _normal(name: str) -> str:
+    """A name as its words: `listFollowedProjects`, `list-followed-projects` and `list_followed_projects`
+    are one name."""
+    return "_".join(split_name(name))
+
+
+def _shape(name: str) -> str | None:
+    """How a name is written: `dotted`, or its case style (None for one word)."""
+    return "dotted" if "." in name.strip(".") else name_style(name)
+
+
+class _KnownNames:
+    """The tool set's names as a reference to them may be written."""
+
+    def __init__(self, tools: list[Tool]) -> None:
+        names = [tool.name for tool in tools if tool.name]
+        self.normal = {_normal(name) for name in names}
+        #: the ways the set writes multi-word names; an identifier written otherwise is a field or code
+        self.shapes = {shape for shape in map(_shape, names) if shape is not None}
+        self._multiplexed = [tool for tool in tools if tool.name and _is_multiplexed(tool)]
+        #: normalised name -> actions of each multiplexed tool, read only for a name that is not a tool
+        self._actions: dict[str, set[str]] | None = None
+
+    def knows(self, reference: str) -> bool:
+        """A tool of the set, written in any case style or without the server's prefix (`get_ticket`
+        for `acme_get_ticket`), or an action of a multiplexed tool: bare (`retry_run`), after the
+        tool (`ci_job_retry_run`) or after the tool's last words (`job.retry_run`)."""
+        normal = _normal(reference)
+        if normal in self.normal or any(name.endswith("_" + normal) for name in self.normal):
+            return True
+        if self._actions is None:
+            self._actions = {_normal(tool.name or ""): _actions(tool) for tool in self._multiplexed}
+        for tool_name, actions in self._actions.items():
+            if normal in actions:
+                return True
+            for split in (m.start() for m in re.finditer("_", normal)):
+                prefix, action = normal[:split], normal[split + 1 :]
+                if action in actions and (tool_name == prefix or tool_name.endswith("_" + prefix)):
+                    return True
+        return False
+
+    def could_name_a_tool(self, reference: str) -> bool:
+        """Written as the set writes its tool names (any way when no name shows a way)."""
+        shape = _shape(reference)
+        return not self.shapes or shape is None or shape in self.shapes
 
 
 class UnknownToolReference(ToolSetRule):
@@ -115,27 +206,21 @@ class UnknownToolReference(ToolSetRule):
 
     ## Trade-off
     Only identifiers written as code (`snake_case`, `camelCase`, `dotted.name`) in a referring
-    phrase count, and only those with a verb in them (tools do things; `block_id` and
-    `endCursor` are fields), so ordinary words are never mistaken for tools. Property names and enum values
-    of the tool's own schema are ignored (they are often quoted the same way), and so are the
-    actions of a multiplexed tool (one with an `action`/`operation`/`method` parameter): names in
-    that parameter's description or in its own "actions: ..." list. A set assembled
-    from several files must be linted together (config `toolsets`) or cross-file references will
-    look unknown.
+    phrase count, only those with a verb in them (tools do things; `block_id` and `endCursor`
+    are fields), and only those written the way the set writes its tool names: in a snake_case
+    set, `startDateTime` is a field and `node.remove()` or `diff.json` is code or a file. Names
+    followed by "table", "file", "column"... are not tools either. A tool counts as named in any
+    case style (`listOrders` for `list_orders`) and without the server's prefix (`get_ticket`
+    for `acme_get_ticket`). Property names, enum and const values of the tool's own schema are
+    ignored, as are values a parameter lists ("recipe: hotspots, instruction_mix or all"), and
+    the actions of multiplexed tools (with an `action`/`operation`/`method` parameter): their
+    enum values, the entries listed in their descriptions ("- retry_run: ..."), alone or after
+    the tool's name (`ci_job_retry_run`, `job.retry_run`). A set assembled from several files
+    must be linted together (config `toolsets`) or cross-file references will look unknown.
 
     ## Fix safety
     No automatic fix.
     """
-
-    @staticmethod
-    def _is_own_action(tool: Tool, name: str) -> bool:
-        """A multiplexed tool (one with an `action`-like parameter) naming one of its actions in its own
-        description ("actions: list, retry, download_artifact")."""
-        properties = tool.parameters.get("properties") if isinstance(tool.parameters, dict) else None
-        if not isinstance(properties, dict) or not any(set(split_name(p)) & _ACTION_PARAMETERS for p in properties):
-            return False
-        listed = _ACTIONS_LIST.search(analysed(tool.description or ""))
-        return listed is not None and name.lower() in listed.group(0).lower()
 
     code = "SL206"
     slug = "unknown-tool-reference"
@@ -143,23 +228,22 @@ class UnknownToolReference(ToolSetRule):
     summary = "a description names another tool that is not in the set"
 
     def check(self, toolset: ToolSet, context: LintContext) -> Iterable[Finding]:
-        known = {tool.name for tool in toolset.tools if tool.name}
-        known_lower = {name.lower() for name in known}
+        known = _KnownNames(toolset.tools)
         for tool in toolset.tools:
-            yield from self._check_tool(tool, known_lower)
+            yield from self._check_tool(tool, known)
 
-    def _check_tool(self, tool: Tool, known_lower: set[str]) -> Iterable[Finding]:
+    def _check_tool(self, tool: Tool, known: _KnownNames) -> Iterable[Finding]:
         if not tool.description or tool.description_pointer is None:
             return
         own_words: set[str] | None = None  # walked only when a reference is not a known tool (rare)
         reported: set[str] = set()
         for name in referenced_tool_names(analysed(tool.description)):
             lowered = name.lower()
-            if lowered in known_lower or lowered in reported:
+            if lowered in reported or not known.could_name_a_tool(name) or known.knows(name):
                 continue
             if own_words is None:
-                own_words = {w.lower() for w in _schema_words(tool.parameters)}
-            if lowered in own_words or self._is_own_action(tool, name):
+                own_words = {_normal(w) for w in _schema_words(tool.parameters)}
+            if _normal(name) in own_words or self._is_own_action(tool, name):
                 continue
             reported.add(lowered)
             from_python = tool.dialect is Dialect.PYTHON
@@ -170,3 +254,12 @@ class UnknownToolReference(ToolSetRule):
                 severity=Severity.INFO if from_python else None,
                 data={"tool": tool.name, "reference": name, "path": tool.path},
             )
+
+    @staticmethod
+    def _is_own_action(tool: Tool, name: str) -> bool:
+        """A multiplexed tool naming one of its actions in its own description ("actions: list, retry,
+        download_artifact", or a list of them one per line)."""
+        if not _is_multiplexed(tool):
+            return False
+        listed = _ACTIONS_LIST.search(analysed(tool.description or ""))
+        return listed is not None and name.lower() in listed.group(0).lower()

@@ -174,3 +174,59 @@ def test_sl206_reports_in_the_file_of_the_referring_tool(tmp_path: Path) -> None
     result = lint([str(tmp_path)], LintOptions(config_file=tmp_path / ".schemalint.toml", select=("SL206",)))
     [finding] = result.diagnostics
     assert (Path(finding.path).name, finding.tool) == ("b_labels.json", "label_write")
+
+
+def test_sl206_knows_a_tool_in_another_case_style_or_without_the_server_prefix() -> None:
+    tools = [
+        tool("list_watched_repos", "Repositories you watch."),
+        tool("acme_fetch_invoice", "One invoice."),
+        tool("run_report", "Reports. The repo slug comes from listWatchedRepos; for one invoice use fetch_invoice."),
+        tool("send_reminder", "Reminders. Use list-watched-repos first, then call fetch_receipt for the receipt."),
+    ]
+    findings = run_rule(UnknownToolReference(), tools)
+    assert [f.data["reference"] for f in findings] == ["fetch_receipt"]
+
+
+def test_sl206_skips_fields_code_and_files_written_unlike_the_sets_tool_names() -> None:
+    tools = [
+        tool("create_event", "New event. Do not use startDateTime; use the nested start object."),
+        tool("run_script", "Runs JS. Use frame.appendChild(node) to nest, and node.remove() to clean up."),
+        tool("open_diagram", "Opens it in the draw.io editor. See the changes.json file it writes."),
+        tool("export_sheet", "Export. Use sheet.export_csv for CSV."),  # dotted, but no tool name is
+        tool("sync_calendar", "Sync. For a single event use update_event instead."),
+    ]
+    findings = run_rule(UnknownToolReference(), tools)
+    assert [f.data["reference"] for f in findings] == ["update_event"]
+    # where the set's names are camelCase, a camelCase name is a tool
+    camel = [tool("createEvent", "New event."), tool("syncCalendar", "Sync. For one event use updateEvent.")]
+    assert [f.data["reference"] for f in run_rule(UnknownToolReference(), camel)] == ["updateEvent"]
+
+
+def test_sl206_skips_sql_names_and_values_listed_by_a_parameter() -> None:
+    query = tool(
+        "run_query",
+        "Read-only SQL. Use the order_items table for lines, and use `customer_totals` view for sums."
+        " To profile, run the collect_samples or all recipes. For writes use execute_write.",
+        recipe=prop(description="Recipe to run: code_hotspots, collect_samples, or all."),
+    )
+    findings = run_rule(UnknownToolReference(), [query])
+    assert [f.data["reference"] for f in findings] == ["execute_write"]
+
+
+def test_sl206_knows_the_actions_of_a_multiplexed_server() -> None:
+    runner_text = (
+        "CI runners.\nActions:\n- list: all runners\n- pause_runner: stop taking jobs\n"
+        "- register: project_id*, token*, tag_list, run_untagged\n"
+        "Use register with run_untagged to accept any job. To merge, use merge_request.accept."
+    )
+    tools = [
+        tool("ci_runner", runner_text, action=prop()),
+        tool("ci_merge_request", "Merge requests.\n- accept: merge it\n- close: close it", action=prop()),
+        tool(
+            "ci_job",
+            "Jobs. Before retrying, use runner.pause_runner or ci_runner_list; then use ci_runner_drain_all.",
+            action=prop(),
+        ),
+    ]
+    findings = run_rule(UnknownToolReference(), tools)
+    assert [f.data["reference"] for f in findings] == ["ci_runner_drain_all"]
