@@ -164,6 +164,8 @@ class Tool:
     framework: str | None = None
     title: str | None = None
     index: int = 0  # position within its tool set, for ordering
+    #: marked `defer_loading: true` in a request body: not in the model's context until a search loads it
+    deferred: bool = False
     #: the schema keywords the source format can hold, when schemalint built `parameters` from a format
     #: that is not JSON Schema (Docker's catalog `arguments`); None: the author wrote JSON Schema
     source_keywords: frozenset[str] | None = None

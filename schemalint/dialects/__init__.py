@@ -22,7 +22,8 @@ ACCEPTED_SHAPES = (
     "Anthropic tools ({name, description, input_schema}), Gemini functionDeclarations, "
     "MCP Tool objects or a tools/list result (also inside a JSON-RPC result), "
     "Docker MCP catalog tool lists ({name, description, arguments: [{name, type, desc}]}), "
-    'a request body with a "tools" key, or a bare array of {name, description, parameters}'
+    'a request body with a "tools" key, or a bare array of {name, description, parameters}; '
+    'and eval fixtures ({"cases": [{"input", "expect": {"tool"}}]}, or JSON Lines of cases)'
 )
 
 GENERIC = Shape(Dialect.GENERIC, ("parameters",))

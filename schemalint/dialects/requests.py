@@ -79,6 +79,8 @@ def _read(body: Mapping[str, Any], pointer: str, path: str, tools: Sequence[Tool
         if _is_search_tool(entry):
             search.append(entry_pointer)
     request.deferred, request.search_tools, request.entry_names = tuple(deferred), tuple(search), frozenset(names)
+    for tool in own:
+        tool.deferred = tool.pointer in request.deferred
     _read_choice(body, pointer, request)
     return request
 

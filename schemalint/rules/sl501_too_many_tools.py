@@ -37,6 +37,8 @@ class TooManyTools(ToolSetRule):
     - `max-tools` (int, default 30): tools allowed in one set.
 
     ## Trade-off
+    Tools a request body defers (`defer_loading: true`) are not counted: they are not in the
+    model's context until a search loads them (SL806 looks at the tools a request loads up front).
     30 is a rule of thumb from provider guidance, not a hard limit; raise it for sets whose tools
     are clearly distinct.
 
@@ -52,10 +54,11 @@ class TooManyTools(ToolSetRule):
 
     def check(self, toolset: ToolSet, context: LintContext) -> Iterable[Finding]:
         limit = self.options.max_tools
-        count = len(toolset.tools)
+        loaded = [tool for tool in toolset.tools if not tool.deferred]
+        count = len(loaded)
         if count <= limit:
             return
-        first_extra = toolset.tools[limit]
+        first_extra = loaded[limit]
         yield Finding(
             f"this tool set exposes {count} tools (max-tools is {limit}); models pick the wrong tool more often "
             "as the list grows: group related tools behind an action parameter, split them into namespaces or "

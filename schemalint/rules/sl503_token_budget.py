@@ -20,7 +20,8 @@ class TokenBudget(ToolSetRule):
     Estimates the tokens the set's tool definitions (name, description and parameters schema of
     every tool) take in the model's context and flags the set when the total is over `max-tokens`.
     The finding sits on the tool at which the running total crosses the budget and lists the
-    largest tools.
+    largest tools. Tools a request body defers (`defer_loading: true`) are not counted: their
+    definitions stay out of the context until a search loads them.
 
     The estimate (schemalint/token_estimate.py) is a documented heuristic, CJK-aware: one token per
     CJK character, per 8 Latin letters of a word (at least one), per 3 digits and per 2 symbol
@@ -58,18 +59,19 @@ class TokenBudget(ToolSetRule):
 
     def check(self, toolset: ToolSet, context: LintContext) -> Iterable[Finding]:
         budget = self.options.max_tokens
-        costs = [estimate_tool_tokens(t.name, t.description, t.parameters) for t in toolset.tools]
+        loaded = [tool for tool in toolset.tools if not tool.deferred]  # deferred ones are loaded on demand
+        costs = [estimate_tool_tokens(t.name, t.description, t.parameters) for t in loaded]
         total = sum(costs)
         if total <= budget:
             return
         running = 0
-        crossing = toolset.tools[-1]
-        for tool, cost in zip(toolset.tools, costs, strict=True):
+        crossing = loaded[-1]
+        for tool, cost in zip(loaded, costs, strict=True):
             running += cost
             if running > budget:
                 crossing = tool
                 break
-        largest = sorted(zip(costs, (t.display_name for t in toolset.tools), strict=True), key=lambda c: -c[0])[:5]
+        largest = sorted(zip(costs, (t.display_name for t in loaded), strict=True), key=lambda c: -c[0])[:5]
         listed = ", ".join(f"{name} (~{cost})" for cost, name in largest)
         yield Finding(
             f"the {len(costs)} tool definitions of this set take an estimated ~{total} tokens (max-tokens is "

@@ -38,6 +38,11 @@ class UnknownToolChoice(RequestRule):
     YAML document (or an array of them) with `tools` and a request key (`model`, `messages`,
     `input`, `contents`, `tool_choice`, ...).
 
+    ## Sources
+    The guide (Q9) names `tool_choice` with a function, Anthropic's `{type: "tool", name}` and
+    Gemini's function-calling `mode`; `../shared/PROVIDERS.md` lists none of them. `allowed_tools`
+    and `allowedFunctionNames` are read as the OpenAI and Gemini API references spell them.
+
     ## Fix safety
     No automatic fix: which tool was meant is for the author to say.
     """

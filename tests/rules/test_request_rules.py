@@ -437,3 +437,13 @@ def test_sl703_follows_a_union_branch_into_defs() -> None:
 def test_sl703_leaves_an_error_field_typed_null_alone() -> None:
     output = {"type": "object", "properties": {"values": {"type": "array"}, "error": {"type": "null"}}}
     assert found(mcp_tool(output), "SL703") == []
+
+
+def test_deferred_tools_count_neither_towards_sl501_nor_sl503() -> None:
+    described = "Returns one record of the archive. " * 40
+    deferred = [{**anthropic_tool(f"get_record_{i}", described), "defer_loading": True} for i in range(40)]
+    body = anthropic(SEARCH, anthropic_tool("get_order"), *deferred)
+    options = LintOptions(no_config=True, select=("SL501", "SL503"))
+    assert lint_source(json.dumps(body), "request.json", options).diagnostics == []
+    loaded = anthropic(anthropic_tool("get_order"), *[anthropic_tool(f"get_record_{i}", described) for i in range(40)])
+    assert {d.code for d in lint_source(json.dumps(loaded), "request.json", options).diagnostics} == {"SL501", "SL503"}
