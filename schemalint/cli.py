@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 import click
 
 from schemalint import __version__
-from schemalint.config import ConfigError, check_selector, check_targets, parse_fail_on
+from schemalint.config import ConfigError, check_presets, check_selector, check_targets, parse_fail_on
 from schemalint.model import Severity
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -101,6 +101,13 @@ def _escape_unencodable_output() -> None:
 def lint_options(function: Callable[..., Any]) -> Callable[..., Any]:
     """Options shared by commands that lint (check, and diff for its output)."""
     options = [
+        click.option(
+            "--preset",
+            "presets",
+            multiple=True,
+            help="Start from these presets instead of the configured `extend` (recommended, strict, openai-strict, "
+            "anthropic, gemini, mcp).",
+        ),
         click.option("--select", multiple=True, help="Rules to enable (codes, slugs or prefixes such as SL3)."),
         click.option("--extend-select", multiple=True, help="Rules to enable on top of the configured ones."),
         click.option("--ignore", multiple=True, help="Rules to disable."),
@@ -134,6 +141,7 @@ def lint_options(function: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _lint_options(
+    presets: Sequence[str],
     select: Sequence[str],
     extend_select: Sequence[str],
     ignore: Sequence[str],
@@ -148,11 +156,13 @@ def _lint_options(
     for selector in _split(select) + _split(extend_select) + _split(ignore):
         check_selector(selector, "command line")
     check_targets(_split(targets), "--target")
+    check_presets(_split(presets), "--preset")
     if config_file is not None and not config_file.is_file():
         raise ConfigError(f"--config: no such file: {config_file}")
     return LintOptions(
         config_file=config_file,
         no_config=no_config,
+        presets=_split(presets),
         select=_split(select) or None,
         extend_select=_split(extend_select),
         ignore=_split(ignore),
@@ -214,8 +224,15 @@ def _lint_options(
     is_flag=True,
     help="List per rule what --fix would fix (with --fix: what it fixed), safe and unsafe apart.",
 )
+@click.option(
+    "--show-settings",
+    "settings_for",
+    metavar="FILE",
+    help="Print the configuration that applies to FILE, with where each value came from, and exit.",
+)
 def check(
     paths: tuple[str, ...],
+    presets: tuple[str, ...],
     select: tuple[str, ...],
     extend_select: tuple[str, ...],
     ignore: tuple[str, ...],
@@ -240,13 +257,16 @@ def check(
     show_diff: bool,
     watch: bool,
     show_fixes: bool,
+    settings_for: str | None,
 ) -> None:
     """Lint tool definitions in PATHS (files or folders; default: the current folder; `-` reads stdin)."""
     from schemalint.engine import default_jobs, lint, lint_source
 
     options = _lint_options(
-        select, extend_select, ignore, targets, config_file, no_config, exclude, skip_non_tool_files
+        presets, select, extend_select, ignore, targets, config_file, no_config, exclude, skip_non_tool_files
     )
+    if settings_for is not None:
+        _show_settings(settings_for, options, fail_on, "json" in output_formats)
     outputs = output_targets(output_formats, output_file)
     if staged and against is None:
         _fail("--staged needs --against REF")
@@ -327,6 +347,38 @@ def _watch(paths: Sequence[str], options: Any, outputs: Sequence[Any], quiet: bo
         sys.exit(EXIT_CLEAN)
 
 
+def _show_settings(file: str, options: Any, fail_on: str | None, as_json: bool) -> NoReturn:
+    """--show-settings: the resolved configuration for `file`, each value with its origin."""
+    from schemalint.config import Setting, resolved_settings
+    from schemalint.engine import ConfigResolver
+
+    path = Path(file).absolute()
+    settings = resolved_settings(ConfigResolver(options).for_path(path), path)
+    if fail_on is not None:
+        settings = [Setting(s.key, fail_on, "command line (--fail-on)") if s.key == "fail-on" else s for s in settings]
+    if as_json:
+        rows = [{"key": s.key, "value": s.value, "origin": s.origin} for s in settings]
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        sys.exit(EXIT_CLEAN)
+    click.echo(_printable(f"Settings for {file}:"))
+    rules: dict[tuple[str, str], list[str]] = {}
+    lines: list[tuple[str, str]] = []
+    for setting in settings:
+        if setting.key.startswith("rule."):
+            codes = rules.setdefault((setting.value, setting.origin), [])
+            if not codes:
+                lines.append((f"rules {setting.value}", setting.origin))
+            codes.append(setting.key.removeprefix("rule."))
+        else:
+            lines.append((f"{setting.key} = {json.dumps(setting.value, ensure_ascii=False)}", setting.origin))
+    for text, origin in lines:
+        if text.startswith("rules "):
+            state = text.removeprefix("rules ")
+            text = f"rules {state} = {', '.join(rules[state, origin])}"
+        click.echo(_printable(f"  {text}  # {origin}"))
+    sys.exit(EXIT_CLEAN)
+
+
 def _stdin_name(text: bytes) -> str:
     """The buffer's stand-in name without --stdin-filename: JSON when it starts as JSON does, else YAML."""
     return "stdin.json" if text.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"[") else "stdin.yaml"
@@ -370,6 +422,7 @@ def _lint_against(ref: str, paths: Sequence[str], options: Any, staged: bool) ->
 def diff_command(
     old: str,
     new: str,
+    presets: tuple[str, ...],
     select: tuple[str, ...],
     extend_select: tuple[str, ...],
     ignore: tuple[str, ...],
@@ -385,7 +438,7 @@ def diff_command(
     """Breaking changes from OLD to NEW (each a file, a folder, or REF:path read from git, e.g. main:tools/)."""
     from schemalint.diff import SourceError, run_diff
 
-    options = _lint_options(select, extend_select, ignore, targets, config_file, no_config)
+    options = _lint_options(presets, select, extend_select, ignore, targets, config_file, no_config)
     outputs = output_targets(output_formats, output_file)
     try:
         result = run_diff(old, new, options)
@@ -573,26 +626,38 @@ def reporter_output(result: Any, outputs: Sequence[Any], quiet: bool, statistics
 @click.argument("name", required=False)
 @click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def rule(name: str | None, output_format: str) -> None:
-    """Show a rule's documentation (by code or slug), or the table of all rules."""
+    """Show a rule's documentation (by code or slug), or the table of all rules: severity, whether it is on
+    by default, the presets that turn it on and the fixes it offers."""
     from schemalint.rules import all_rules, find_rule
 
     if name is None:
-        rows = [(r.code, r.slug, r.severity.label, r.scope.value, r.summary) for r in all_rules()]
+        rows = [_rule_facts(r) for r in all_rules()]
         if output_format == "json":
-            keys = ("code", "slug", "severity", "scope", "summary")
-            click.echo(json.dumps([dict(zip(keys, row, strict=True)) for row in rows], indent=2))
+            click.echo(json.dumps(rows, indent=2))
             return
-        for code, slug, severity, _, summary_text in rows:
-            click.echo(f"{code}  {slug:<36} {severity:<8} {summary_text}")
+        click.echo(f"{'code':<6} {'slug':<36} {'severity':<8} {'default':<7} {'fix':<12} {'presets':<24} summary")
+        for row in rows:
+            presets = _preset_list(row["presets"])
+            fix = ", ".join(row["fixable"]) or "-"
+            default = "on" if row["default"] else "off"
+            click.echo(
+                f"{row['code']:<6} {row['slug']:<36} {row['severity']:<8} {default:<7} {fix:<12} {presets:<24} "
+                f"{row['summary']}"
+            )
         return
     found = find_rule(name)
     if found is None:
         _fail(f"unknown rule `{name}`; `schemalint rule` lists them all")
     url = _rule_url(found)
+    facts = _rule_facts(found)
     if output_format == "json":
-        click.echo(json.dumps({"code": found.code, "slug": found.slug, "docs": found.docs(), "url": url}, indent=2))
+        click.echo(json.dumps({**facts, "docs": found.docs(), "url": url}, indent=2))
         return
-    click.echo(f"{found.code} {found.slug} [{found.severity.label}, {found.scope.value}]\n")
+    click.echo(f"{found.code} {found.slug} [{found.severity.label}, {found.scope.value}]")
+    click.echo(
+        f"default: {'on' if facts['default'] else 'off'}; presets: {_preset_list(facts['presets'])}; "
+        f"fix: {', '.join(facts['fixable']) or 'none'}\n"
+    )
     click.echo(found.docs())
     click.echo(f"\nDocs: {url}")
 
@@ -603,6 +668,28 @@ def _rule_url(rule: Any) -> str:
     from schemalint.docs_site import rule_url
 
     return rule_url(rule.code, rule.slug, config_for_directory(Path.cwd()).settings.get("docs-url", ""))
+
+
+def _rule_facts(rule_class: Any) -> dict[str, Any]:
+    from schemalint.presets import DEFAULT_PRESETS, presets_with
+
+    presets = presets_with(rule_class.code)
+    return {
+        "code": rule_class.code,
+        "slug": rule_class.slug,
+        "severity": rule_class.severity.label,
+        "scope": rule_class.scope.value,
+        "default": any(name in presets for name in DEFAULT_PRESETS),
+        "presets": presets,
+        "fixable": list(rule_class.fixable),
+        "summary": rule_class.summary,
+    }
+
+
+def _preset_list(names: Sequence[str]) -> str:
+    from schemalint.presets import PRESETS
+
+    return "all" if len(names) == len(PRESETS) else ", ".join(names) or "none"
 
 
 @main.command()
@@ -748,6 +835,7 @@ def mcp(
     save: Path | None,
     lock: Path | None,
     update_lock: bool,
+    presets: tuple[str, ...],
     select: tuple[str, ...],
     extend_select: tuple[str, ...],
     ignore: tuple[str, ...],
@@ -764,7 +852,7 @@ def mcp(
         _fail("give the server command after `--` (schemalint mcp -- CMD ARGS...) or --url URL, not both")
     if update_lock and lock is None:
         _fail("--update-lock needs --lock FILE")
-    options = _lint_options(select, extend_select, ignore, targets, config_file, no_config)
+    options = _lint_options(presets, select, extend_select, ignore, targets, config_file, no_config)
     outputs = output_targets(output_formats, output_file)
     from schemalint.live.mcp import LiveError, check_server
 

@@ -11,11 +11,15 @@ import sys
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from schemalint.model import Severity
+from schemalint.presets import DEFAULT_PRESETS, PRESETS, Preset
+
+if TYPE_CHECKING:
+    from schemalint.rules import RuleEntry
 
 CONFIG_FILES = (".schemalint.toml", "pyproject.toml")
 DEFAULT_INCLUDE = ("*.json", "*.yaml", "*.yml", "*.py")
@@ -60,10 +64,14 @@ class Config:
 
     root: Path
     source: Path | None = None
-    select: tuple[str, ...] = ("ALL",)
+    #: the presets the settings start from (`extend`), in order
+    extend: tuple[str, ...] = DEFAULT_PRESETS
+    #: None: the rules the presets turn on
+    select: tuple[str, ...] | None = None
     extend_select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     fail_on: Severity | None = Severity.ERROR  # None: never fail
+    #: empty: the presets' targets, else each tool's dialect decides (schemalint.targets)
     targets: tuple[str, ...] = ()
     include: tuple[str, ...] = DEFAULT_INCLUDE
     exclude: tuple[str, ...] = ()
@@ -74,9 +82,42 @@ class Config:
     rules: Mapping[str, RuleSetting] = field(default_factory=dict)
     #: global settings handed to rules through LintContext.settings, keyed as in the file
     settings: Mapping[str, Any] = field(default_factory=dict)
+    #: where each value that is not a default came from, by key as written in the file (`select`,
+    #: `rules.SL301`): `pyproject.toml:tool.schemalint.select`, `command line (--select)`
+    origins: Mapping[str, str] = field(default_factory=dict)
 
     def replace(self, **changes: Any) -> Config:
         return dataclasses.replace(self, **changes)
+
+    @property
+    def presets(self) -> tuple[Preset, ...]:
+        return tuple(PRESETS[name] for name in self.extend)
+
+    @cached_property
+    def enabled_rules(self) -> dict[str, RuleEntry]:
+        """The rules that run, by code in code order: `select` (or the presets' rules), plus
+        `extend-select`, less `ignore`."""
+        from schemalint.presets import preset_codes
+        from schemalint.rules import RULE_INDEX
+
+        if self.select is None:
+            chosen = {code for preset in self.presets for code in preset_codes(preset)}
+        else:
+            chosen = _codes(self.select)
+        chosen = (chosen | _codes(self.extend_select)) - _codes(self.ignore)
+        return {entry.code: entry for entry in RULE_INDEX if entry.code in chosen}
+
+    @cached_property
+    def provider_targets(self) -> tuple[str, ...]:
+        """`targets`, else the presets' targets; empty: each tool's dialect decides."""
+        if self.targets:
+            return self.targets
+        return tuple(dict.fromkeys(target for preset in self.presets for target in preset.targets))
+
+    @cached_property
+    def promoted(self) -> frozenset[str]:
+        """Codes whose warnings a preset reports as errors (a configured `rules.X.severity` wins)."""
+        return frozenset().union(*(preset.promote for preset in self.presets))
 
 
 #: keys handed to rules as LintContext.settings, with their defaults
@@ -89,7 +130,7 @@ GLOBAL_SETTINGS: dict[str, Any] = {
     "docs-url": "",
 }
 
-_LIST_KEYS = {"select", "extend-select", "ignore", "targets", "include", "exclude"}
+_LIST_KEYS = {"extend", "select", "extend-select", "ignore", "targets", "include", "exclude"}
 _TOP_LEVEL_KEYS = _LIST_KEYS | {"fail-on", "per-file-ignores", "toolsets", "fixtures", "rules"} | set(GLOBAL_SETTINGS)
 
 
@@ -162,6 +203,8 @@ def parse_config(table: Mapping[str, Any], source: Path | None, root: Path) -> C
             check_selector(selector, f"{where}: `{selector_key.replace('_', '-')}`")
     if "targets" in values:
         check_targets(values["targets"], f"{where}: `targets`")
+    if "extend" in values:
+        check_presets(values["extend"], f"{where}: `extend`")
     if "fail-on" in table:
         values["fail_on"] = parse_fail_on(table["fail-on"], f"{where}: `fail-on`")
     if "per-file-ignores" in table:
@@ -176,7 +219,10 @@ def parse_config(table: Mapping[str, Any], source: Path | None, root: Path) -> C
     for key in GLOBAL_SETTINGS:
         if key in table:
             settings[key] = _global_setting(key, table[key], where)
-    return Config(root=root, source=source, settings=settings, **values)
+    prefix = "tool.schemalint." if source is not None and source.name == "pyproject.toml" else ""
+    origins = {key: f"{where}:{prefix}{key}" for key in table if key != "rules"}
+    origins.update((f"rules.{code}", f"{where}:{prefix}rules.{code}") for code in values.get("rules", {}))
+    return Config(root=root, source=source, settings=settings, origins=origins, **values)
 
 
 def parse_fail_on(value: Any, where: str) -> Severity | None:
@@ -201,6 +247,12 @@ def check_targets(targets: tuple[str, ...], where: str) -> None:
     for target in targets:
         if target not in TARGETS:
             raise ConfigError(f"{where}: unknown target `{target}` (known: {', '.join(TARGETS)})")
+
+
+def check_presets(names: tuple[str, ...], where: str) -> None:
+    for name in names:
+        if name not in PRESETS:
+            raise ConfigError(f"{where}: unknown preset `{name}` (known: {', '.join(PRESETS)})")
 
 
 def _string_list(value: Any, key: str, where: str) -> tuple[str, ...]:
@@ -320,3 +372,91 @@ def _global_setting(key: str, value: Any, where: str) -> Any:
     if key == "embedding-backend" and value not in ("auto", "static", "sentence-transformers"):
         raise ConfigError(f"{where}: `embedding-backend` must be auto, static or sentence-transformers")
     return value
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One resolved value of a configuration and where it came from, for `check --show-settings`."""
+
+    key: str
+    value: Any
+    origin: str
+
+
+def resolved_settings(config: Config, path: Path) -> list[Setting]:
+    """Every setting that applies to the file `path` under `config`, with its origin: `default`, `preset
+    NAME`, `FILE:KEY` or `command line (--OPTION)`."""
+    from schemalint.presets import preset_codes
+    from schemalint.rules import RULE_INDEX
+
+    origins = config.origins
+
+    def origin(key: str, fallback: str = "default") -> str:
+        return origins.get(key, fallback)
+
+    preset_names = ", ".join(config.extend)
+    settings = [
+        Setting("config-file", str(config.source) if config.source else None, "found upward from the file"),
+        Setting("extend", list(config.extend), origin("extend")),
+        Setting("select", list(config.select) if config.select is not None else "the presets' rules", origin("select")),
+        Setting("extend-select", list(config.extend_select), origin("extend-select")),
+        Setting("ignore", list(config.ignore), origin("ignore")),
+    ]
+    enabled = config.enabled_rules
+    extended, ignored = _codes(config.extend_select), _codes(config.ignore)
+    for entry in RULE_INDEX:
+        code = entry.code
+        if code in enabled:
+            if code in extended:
+                why = origin("extend-select")
+            elif config.select is not None:
+                why = origin("select")
+            else:
+                why = f"preset {next(p.name for p in config.presets if code in preset_codes(p))}"
+        elif code in ignored:
+            why = origin("ignore")
+        elif config.select is not None:
+            why = f"not in {origin('select')}"
+        else:
+            why = f"not in preset {preset_names}"
+        settings.append(Setting(f"rule.{code}", "on" if code in enabled else "off", why))
+    for code, rule_setting in config.rules.items():
+        if rule_setting.severity is not None:
+            settings.append(Setting(f"rules.{code}.severity", rule_setting.severity.label, origin(f"rules.{code}")))
+        for option, value in rule_setting.options.items():
+            settings.append(Setting(f"rules.{code}.{option}", value, origin(f"rules.{code}")))
+    for code in sorted(config.promoted & set(enabled)):
+        if code not in config.rules or config.rules[code].severity is None:
+            promoting = next(p.name for p in config.presets if code in p.promote)
+            settings.append(Setting(f"rules.{code}.severity", "warnings reported as errors", f"preset {promoting}"))
+    if config.targets:
+        targets = Setting("targets", list(config.targets), origin("targets"))
+    elif config.provider_targets:
+        naming = next(p.name for p in config.presets if p.targets)
+        targets = Setting("targets", list(config.provider_targets), f"preset {naming}")
+    else:
+        targets = Setting("targets", [], "default (each tool's dialect decides)")
+    settings.append(targets)
+    fail_on = config.fail_on.label if config.fail_on is not None else "never"
+    settings.append(Setting("fail-on", fail_on, origin("fail-on")))
+    settings += [Setting("include", list(config.include), origin("include"))]
+    settings += [Setting("exclude", list(config.exclude), origin("exclude"))]
+    from schemalint.loaders.discover import matches_any
+
+    for ignore in config.per_file_ignores:
+        if matches_any(path, (ignore.pattern,), config.root):
+            key = ignore.pattern + (f"#{ignore.pointer}" if ignore.pointer is not None else "")
+            settings.append(Setting(f"per-file-ignores.{key}", list(ignore.selectors), origin("per-file-ignores")))
+    for name, globs in config.toolsets.items():
+        if matches_any(path, globs, config.root):
+            settings.append(Setting("toolset", name, origin("toolsets")))
+            break
+    for key, value in config.settings.items():
+        settings.append(Setting(key, value, origin(key)))
+    return settings
+
+
+def _codes(selectors: tuple[str, ...]) -> set[str]:
+    from schemalint.rules import match_selector
+
+    return {entry.code for selector in selectors for entry in match_selector(selector)}

@@ -25,7 +25,7 @@ from schemalint.loaders import Document, LoadError
 from schemalint.loaders.discover import SourceFile, discover, matches_any, resolve_path, source_format
 from schemalint.math_threads import one_math_thread
 from schemalint.model import EvalFixture, Request, SchemaNode, Severity, Span, Tool, ToolSet, parent_pointer
-from schemalint.rules import RuleEntry, match_selector, rules_by_code
+from schemalint.rules import rules_by_code
 from schemalint.rules.base import (
     NO_KEYWORDS,
     FixtureRule,
@@ -58,6 +58,8 @@ class LintOptions:
 
     config_file: Path | None = None
     no_config: bool = False
+    #: presets replacing the configured `extend`
+    presets: tuple[str, ...] = ()
     select: tuple[str, ...] | None = None
     extend_select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
@@ -128,25 +130,35 @@ class ConfigResolver:
 
     def _apply_overrides(self, config: Config) -> Config:
         o = self.options
+        given = {"extend": o.presets, "select": o.select, "extend-select": o.extend_select, "ignore": o.ignore}
+        given |= {"targets": o.targets, "exclude": o.exclude}
+        origins = dict(config.origins)
+        for key, value in given.items():
+            if value:
+                origin = f"command line ({_CLI_OPTIONS[key]})"
+                origins[key] = f"{origins[key]} + {origin}" if key in _ADDED and key in origins else origin
         return config.replace(
+            extend=o.presets or config.extend,
             select=o.select if o.select is not None else config.select,
             extend_select=config.extend_select + o.extend_select,
             ignore=config.ignore + o.ignore,
             targets=o.targets or config.targets,
             exclude=config.exclude + o.exclude,
+            origins=origins,
         )
+
+
+_CLI_OPTIONS = {key: f"--{key}" for key in ("select", "extend-select", "ignore", "exclude")}
+_CLI_OPTIONS |= {"extend": "--preset", "targets": "--target"}
+#: keys whose command-line values add to the configured ones (the others replace them)
+_ADDED = frozenset({"extend-select", "ignore", "exclude"})
 
 
 class RuleSet:
     """The enabled rule instances for one configuration, with their configured severities."""
 
     def __init__(self, config: Config) -> None:
-        enabled: dict[str, RuleEntry] = {}
-        for selector in config.select + config.extend_select:
-            enabled.update((entry.code, entry) for entry in match_selector(selector))
-        for selector in config.ignore:
-            for entry in match_selector(selector):
-                enabled.pop(entry.code, None)
+        enabled = config.enabled_rules
         self.enabled = frozenset(enabled)
         self.instances: list[Rule] = []
         for code, entry in sorted(enabled.items()):
@@ -156,6 +168,7 @@ class RuleSet:
                 options = build_options(rule_class, setting.options, f"rules.{code}")
                 self.instances.append(rule_class(options))
         self.severities = {code: s.severity for code, s in config.rules.items() if s.severity is not None}
+        self.promoted = config.promoted
         self.tool_rules = [r for r in self.instances if isinstance(r, ToolRule)]
         self.node_rules = [r for r in self.instances if isinstance(r, NodeRule)]
         #: the keywords some node rule is dispatched on (NodeRule.keywords)
@@ -190,7 +203,13 @@ class RuleSet:
         return rules
 
     def severity(self, rule: type[Rule], finding: Finding) -> Severity:
-        return self.severities.get(rule.code) or finding.severity or rule.severity
+        severity = self.severities.get(rule.code)
+        if severity is not None:
+            return severity
+        severity = finding.severity or rule.severity
+        if severity is Severity.WARNING and rule.code in self.promoted:
+            return Severity.ERROR
+        return severity
 
 
 #: larger files are reported, not read (100k generated tools are about 100 MB)
@@ -657,7 +676,7 @@ def _place_tool_findings(
 
 
 def _set_context(toolset: ToolSet, by_path: dict[str, SourceResult]) -> LintContext:
-    targets = {id(t): resolve_targets(t, by_path[t.path].config.targets) for t in toolset.tools}
+    targets = {id(t): resolve_targets(t, by_path[t.path].config.provider_targets) for t in toolset.tools}
     return LintContext(targets, by_path[toolset.tools[0].path].config.settings)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from schemalint.engine import LintOptions, lint
+from schemalint.presets import PRESETS, preset_codes
 from schemalint.rules import all_rules
 from schemalint.rules.base import Rule, Scope
 
@@ -24,15 +25,17 @@ def render_index() -> str:
         "",
         "Generated from the rule registry (`SCHEMALINT_UPDATE_SNAPSHOTS=1 pytest tests/test_catalogue.py`).",
         "Each folder holds bad and good inputs and `expected.txt`, the findings schemalint reports on them.",
-        "`schemalint rule CODE` prints a rule's full documentation.",
+        "`schemalint rule CODE` prints a rule's full documentation. `default`: on in the `recommended`",
+        "preset, which runs when the configuration names none ([docs/presets.md](../docs/presets.md)).",
         "",
-        "| code | slug | severity | scope | what it flags |",
-        "|---|---|---|---|---|",
+        "| code | slug | severity | scope | default | what it flags |",
+        "|---|---|---|---|---|---|",
     ]
+    recommended = preset_codes(PRESETS["recommended"])
     for rule in all_rules():
         lines.append(
             f"| [{rule.code}]({folder_name(rule)}/) | {rule.slug} | {rule.severity.label} | {rule.scope.value} "
-            f"| {rule.summary.replace('|', '/')} |"
+            f"| {'on' if rule.code in recommended else 'off'} | {rule.summary.replace('|', '/')} |"
         )
     return "\n".join(lines) + "\n"
 

@@ -95,6 +95,8 @@ class Rule:
     severity: ClassVar[Severity]
     summary: ClassVar[str]
     Options: ClassVar[type] = NoOptions
+    #: the kinds of fix the rule offers ("safe", "unsafe"), as its `## Fix safety` docs say
+    fixable: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, options: Any = None) -> None:
         self.options = options if options is not None else self.Options()

@@ -54,6 +54,7 @@ class InvalidToolName(ToolRule):
     slug = "invalid-tool-name"
     severity = Severity.ERROR
     summary = "the tool name breaks a target's name rule (characters or length)"
+    fixable = ("unsafe",)
 
     def check(self, tool: Tool, context: LintContext) -> Iterable[Finding]:
         if tool.name is None:

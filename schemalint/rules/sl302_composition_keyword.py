@@ -50,6 +50,7 @@ class CompositionKeyword(NodeRule):
     slug = "composition-keyword"
     severity = Severity.WARNING
     summary = 'oneOf/anyOf/allOf/not; a nullable union gets the hint type: [T, "null"]'
+    fixable = ("safe",)
     nodes = Nodes.OBJECTS
     keywords = _COMPOSITION
 

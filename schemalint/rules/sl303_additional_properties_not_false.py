@@ -47,6 +47,7 @@ class AdditionalPropertiesNotFalse(NodeRule):
     slug = "additional-properties-not-false"
     severity = Severity.WARNING
     summary = "an object schema lacks additionalProperties: false (error under strict)"
+    fixable = ("safe",)
     nodes = Nodes.OBJECTS
     types = frozenset({"object"})
     keywords = frozenset({"properties"})  # an object schema may leave out `type`

@@ -57,6 +57,7 @@ class StrictOptionalProperty(NodeRule):
     slug = "strict-optional-property"
     severity = Severity.ERROR
     summary = "OpenAI strict mode: a property is not in `required` (optional must be nullable instead)"
+    fixable = ("unsafe",)
     nodes = Nodes.PROPERTIES
 
     def wants_targets(self, targets: frozenset[str]) -> bool:

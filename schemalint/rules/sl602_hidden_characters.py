@@ -96,6 +96,7 @@ class HiddenCharacters(ToolRule):
     slug = "hidden-characters"
     severity = Severity.ERROR
     summary = "zero-width, bidi control, Unicode tag characters or lone surrogates in names, descriptions or enums"
+    fixable = ("safe",)
 
     def check(self, tool: Tool, context: LintContext) -> Iterable[Finding]:
         if _all_ascii(tool):
