@@ -623,6 +623,57 @@ def reporter_output(result: Any, outputs: Sequence[Any], quiet: bool, statistics
 
 
 @main.command()
+@click.argument("directory", default=".", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--preset", help="The preset to write (default: chosen from the tools found).")
+@click.option("--baseline", is_flag=True, help="Record today's findings in .schemalint-baseline.json.")
+@click.option("--force", is_flag=True, help="Replace an existing [tool.schemalint] / .schemalint.toml (and baseline).")
+def init(directory: Path, preset: str | None, baseline: bool, force: bool) -> None:
+    """Set schemalint up in the repository holding DIRECTORY: find its tools, choose a preset, write the
+    configuration (pyproject.toml, else .schemalint.toml), and print the pre-commit and CI snippets."""
+    from schemalint import init_project
+    from schemalint.reporters.text import summary
+
+    if preset is not None:
+        check_presets((preset,), "--preset")
+    root, _ = init_project.repository_root(directory)
+    existing = init_project.existing_config(root)
+    if existing is not None and not force:
+        _fail(f"{existing} already configures schemalint; `schemalint init --force` replaces it")
+    found = init_project.survey(directory, preset)
+    kind = "git repository" if found.is_git else "folder (not a git repository)"
+    click.echo(_printable(f"Looked at {found.root} ({kind}):"))
+    if found.tools:
+        files = ", ".join(found.files[:5]) + (f" and {len(found.files) - 5} more" if len(found.files) > 5 else "")
+        click.echo(_printable(f"  {len(found.tools)} tool(s) in {len(found.files)} file(s): {files}"))
+        dialects = ", ".join(f"{name} {count}" for name, count in found.dialects.most_common())
+        frameworks = ", ".join(f"{name} {count}" for name, count in found.frameworks.most_common()) or "none"
+        click.echo(f"  dialects: {dialects}; Python frameworks: {frameworks}")
+        click.echo(f"  sent strict: {found.strict} of {len(found.tools)} tool(s)")
+    else:
+        click.echo("  no tool definitions found yet (JSON, YAML or Python files below it)")
+    if found.unreadable:
+        click.echo(_printable(f"  could not read: {', '.join(found.unreadable)}"))
+    targets = f", targets {', '.join(found.targets)}" if found.targets else ""
+    click.echo(f"Preset: {found.preset}{targets} ({found.reason})")
+    try:
+        written = init_project.write_config(found, force)
+        click.echo(_printable(f"Wrote the configuration to {written}."))
+        result = init_project.lint_repository(found)
+        click.echo(f"With it, `schemalint check`: {summary(result.diagnostics, len(result.files))}")
+        if baseline:
+            path, count = init_project.write_baseline_file(found, result, force)
+            click.echo(_printable(f"Wrote {count} finding(s) to the baseline {path}: only new findings fail."))
+    except init_project.InitError as error:
+        _fail(str(error))
+    click.echo("\npre-commit: add to .pre-commit-config.yaml\n")
+    click.echo(init_project.precommit_snippet(baseline))
+    click.echo("GitHub Actions: .github/workflows/schemalint.yml (the action in this repository, action.yml)\n")
+    click.echo(init_project.github_snippet(found, baseline))
+    flag = f" --baseline {init_project.BASELINE_FILE}" if baseline else ""
+    click.echo(f"Next: `schemalint check{flag}`; `schemalint rule` lists the rules and the presets that run them.")
+
+
+@main.command()
 @click.argument("name", required=False)
 @click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def rule(name: str | None, output_format: str) -> None:

@@ -1,0 +1,261 @@
+"""`schemalint init`: look at a repository's tools, choose a preset, write the configuration, optionally
+record today's findings as a baseline, and give the pre-commit and CI snippets for it.
+
+Nothing here prints: the command line reports what `survey` found and `write_config` did.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from schemalint import __version__
+from schemalint.engine import LintOptions, LintResult, lint
+from schemalint.model import Dialect, Tool
+from schemalint.presets import PRESETS
+
+BASELINE_FILE = ".schemalint-baseline.json"
+#: what a tool's dialect or framework says about the provider it is written for (None: any provider)
+_PROVIDER_BY_DIALECT = {
+    Dialect.OPENAI_CHAT: "openai",
+    Dialect.OPENAI_FUNCTIONS: "openai",
+    Dialect.OPENAI_RESPONSES: "openai",
+    Dialect.GENERIC: "openai",
+    Dialect.ANTHROPIC: "anthropic",
+    Dialect.GEMINI: "gemini",
+    Dialect.MCP: "mcp",
+    Dialect.DOCKER_CATALOG: "mcp",
+}
+_PROVIDER_BY_FRAMEWORK = {"fastmcp": "mcp", "mcp": "mcp", "openai-agents": "openai", "agents": "openai"}
+#: more top-level folders and files with tools than this: CI lints the whole repository
+_MAX_CI_PATHS = 5
+
+
+class InitError(Exception):
+    """`init` cannot go on (a configuration exists, a file cannot be written); the message says why."""
+
+
+@dataclass
+class Survey:
+    """What `init` found: the tools, where they are, how they are written, and the preset that fits."""
+
+    root: Path
+    is_git: bool
+    tools: list[Tool] = field(default_factory=list)
+    #: files holding tools, relative to `root`, `/`-separated
+    files: list[str] = field(default_factory=list)
+    unreadable: list[str] = field(default_factory=list)
+    preset: str = "recommended"
+    targets: tuple[str, ...] = ()
+    reason: str = ""
+
+    @property
+    def dialects(self) -> Counter[str]:
+        return Counter(tool.dialect.value for tool in self.tools)
+
+    @property
+    def frameworks(self) -> Counter[str]:
+        return Counter(tool.framework for tool in self.tools if tool.framework)
+
+    @property
+    def strict(self) -> int:
+        return sum(1 for tool in self.tools if _sent_strict(tool))
+
+
+def repository_root(directory: Path) -> tuple[Path, bool]:
+    """The git work tree's top folder holding `directory` (True), else `directory` itself (False)."""
+    try:
+        found = subprocess.run(
+            ["git", "rev-parse", "--show-toplevel"], cwd=directory, capture_output=True, text=True, check=False
+        )
+    except OSError:  # no git on this machine
+        return directory.resolve(), False
+    if found.returncode != 0:
+        return directory.resolve(), False
+    return Path(found.stdout.strip()).resolve(), True
+
+
+def survey(directory: Path, preset: str | None = None) -> Survey:
+    """Find the tools below the repository holding `directory` and choose a preset (or take `preset`)."""
+    root, is_git = repository_root(directory)
+    found = Survey(root, is_git)
+    # only detection runs here: the findings come later, under the configuration that is written
+    result = lint([str(root)], LintOptions(no_config=True, select=("SL002",)))
+    for source in result.files:
+        if source.tools:
+            found.tools.extend(source.tools)
+            found.files.append(_relative(source.path, root))
+    found.unreadable = sorted({_relative(d.path, root) for d in result.diagnostics})
+    found.preset, found.targets, found.reason = choose_preset(found.tools)
+    if preset is not None:
+        found.preset, found.targets, found.reason = preset, (), "chosen with --preset"
+    return found
+
+
+def _relative(path: str, root: Path) -> str:
+    try:
+        return Path(path).resolve().relative_to(root).as_posix()
+    except ValueError:
+        return Path(path).as_posix()
+
+
+def _sent_strict(tool: Tool) -> bool:
+    return tool.strict is True or (tool.dialect is Dialect.OPENAI_RESPONSES and tool.strict is not False)
+
+
+def _provider(tool: Tool) -> str | None:
+    if tool.dialect is Dialect.PYTHON:
+        return _PROVIDER_BY_FRAMEWORK.get((tool.framework or "").lower())
+    return _PROVIDER_BY_DIALECT.get(tool.dialect)
+
+
+def choose_preset(tools: Sequence[Tool]) -> tuple[str, tuple[str, ...], str]:
+    """(preset, targets to write, why) for a repository's tools: a provider's preset when every tool is
+    written for that provider, else `recommended`, where each tool's dialect decides its targets."""
+    providers = {_provider(tool) for tool in tools}
+    if not tools:
+        return "recommended", (), "no tools found yet"
+    if len(providers) != 1 or None in providers:
+        return "recommended", (), "tools for several providers: each tool's dialect decides its targets"
+    (provider,) = providers
+    if provider == "openai":
+        if all(_sent_strict(tool) for tool in tools):
+            return "openai-strict", ("openai-strict",), "every tool is OpenAI's and sent strict"
+        strict = "; the tools sent strict are checked as strict" if any(_sent_strict(t) for t in tools) else ""
+        return "recommended", ("openai",), f"every tool is OpenAI's{strict}"
+    if provider == "mcp":
+        return "mcp", (), "every tool is an MCP server's (checked against every provider that may get it)"
+    assert provider is not None
+    return provider, (provider,), f"every tool is {provider.capitalize()}'s"
+
+
+def existing_config(root: Path) -> Path | None:
+    """The configuration file at `root` that already configures schemalint, if any."""
+    from schemalint.config import find_config_file
+
+    found = find_config_file(root)
+    return found if found is not None and found.parent == root else None
+
+
+def write_config(found: Survey, force: bool) -> Path:
+    """Write `[tool.schemalint]` into the root's pyproject.toml (the rest of the file, comments and
+    formatting included, as it was), or `.schemalint.toml` when there is no pyproject.toml. An existing
+    configuration is replaced only with `force`, and then only its schemalint table."""
+    import tomlkit
+
+    existing = existing_config(found.root)
+    if existing is not None and not force:
+        raise InitError(f"{existing} already configures schemalint; `schemalint init --force` replaces it")
+    pyproject = found.root / "pyproject.toml"
+    target = existing or (pyproject if pyproject.is_file() else found.root / ".schemalint.toml")
+    try:
+        if target.name == "pyproject.toml":
+            document = tomlkit.parse(target.read_text(encoding="utf-8"))
+            _set_table(document, found)
+        else:  # the keys at the top level; an old .schemalint.toml (with --force) is replaced
+            document = tomlkit.document()
+            _add_settings(document, found)
+        target.write_text(tomlkit.dumps(document), encoding="utf-8")
+    except (OSError, UnicodeDecodeError, tomlkit.exceptions.TOMLKitError) as error:
+        raise InitError(f"cannot write {target}: {getattr(error, 'strerror', None) or error}") from None
+    return target
+
+
+def _set_table(document: Any, found: Survey) -> None:
+    """`[tool.schemalint]` in a pyproject document: replaced where it is, or added after the rest."""
+    import tomlkit
+
+    table = tomlkit.table()
+    _add_settings(table, found)
+    tool = document.get("tool")
+    if tool is None:
+        document.add(tomlkit.nl())
+        tool = tomlkit.table(is_super_table=True)
+        document.add("tool", tool)
+    if "schemalint" in tool:
+        tool["schemalint"] = table
+    else:
+        tool.append("schemalint", table)
+
+
+def _add_settings(container: Any, found: Survey) -> None:
+    import tomlkit
+
+    for line in _config_comments(found):
+        container.add(tomlkit.comment(line))
+    container.add("extend", found.preset)
+    if found.targets:
+        container.add("targets", list(found.targets))
+
+
+def _config_comments(found: Survey) -> list[str]:
+    counts = ", ".join(f"{name} {count}" for name, count in found.dialects.most_common())
+    tools = f"{len(found.tools)} tool(s) in {len(found.files)} file(s)" + (f" ({counts})" if counts else "")
+    return [
+        f"Written by `schemalint init` (schemalint {__version__}): {tools}.",
+        f"Presets: {', '.join(PRESETS)}; `select`, `ignore`, `targets` and `[rules.*]` go on top.",
+        "`schemalint check --show-settings FILE` shows what applies to a file (docs/presets.md).",
+    ]
+
+
+def lint_repository(found: Survey) -> LintResult:
+    """The findings `schemalint check` gives at the root under the configuration just written."""
+    return lint([str(found.root)], LintOptions())
+
+
+def write_baseline_file(found: Survey, result: LintResult, force: bool) -> tuple[Path, int]:
+    """Record the findings of `result` in the root's baseline file; an existing one only with `force`."""
+    from schemalint.baseline import BaselineError, write_baseline
+
+    path = found.root / BASELINE_FILE
+    if path.exists() and not force:
+        raise InitError(f"{path} exists; `schemalint init --baseline --force` rewrites it")
+    try:
+        return path, write_baseline(path, result.diagnostics, result.documents())
+    except BaselineError as error:
+        raise InitError(str(error)) from None
+
+
+def ci_paths(found: Survey) -> list[str]:
+    """The top-level folders and files that hold tools, or `.` when there are many (or none)."""
+    tops = sorted({file.split("/")[0] + ("/" if "/" in file else "") for file in found.files})
+    return tops if 0 < len(tops) <= _MAX_CI_PATHS else ["."]
+
+
+def precommit_snippet(baseline: bool) -> str:
+    args = f"\n        args: [--baseline, {BASELINE_FILE}]" if baseline else ""
+    return (
+        "repos:\n"
+        "  - repo: https://github.com/schemalint/schemalint\n"
+        f"    rev: v{__version__}\n"
+        "    hooks:\n"
+        f"      - id: schemalint{args}\n"
+        "      - id: schemalint-breaking\n"
+    )
+
+
+def github_snippet(found: Survey, baseline: bool) -> str:
+    """A workflow that runs this repository's action (action.yml) on the folders that hold tools."""
+    args = f"\n          args: --baseline {BASELINE_FILE}" if baseline else ""
+    return (
+        "name: schemalint\n"
+        "on: [push, pull_request]\n"
+        "permissions: {contents: read, security-events: write}\n"
+        "jobs:\n"
+        "  schemalint:\n"
+        "    runs-on: ubuntu-latest\n"
+        "    steps:\n"
+        "      - uses: actions/checkout@v4\n"
+        "        with: {fetch-depth: 0}\n"
+        "      - uses: actions/setup-python@v5\n"
+        '        with: {python-version: "3.12"}\n'
+        f"      - uses: schemalint/schemalint@v{__version__}\n"
+        "        with:\n"
+        f"          paths: {' '.join(ci_paths(found))}{args}\n"
+        "          sarif: true\n"
+        "          against: ${{ github.event_name == 'pull_request' && format('origin/{0}', github.base_ref) || '' }}\n"
+    )
