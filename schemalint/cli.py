@@ -140,6 +140,14 @@ def lint_options(function: Callable[..., Any]) -> Callable[..., Any]:
     return function
 
 
+fail_under_option = click.option(
+    "--fail-under",
+    type=click.IntRange(0, 100),
+    metavar="SCORE",
+    help="Exit 1 when the score (0-100, docs/score.md) is below SCORE, whatever the findings' severities.",
+)
+
+
 def _lint_options(
     presets: Sequence[str],
     select: Sequence[str],
@@ -214,6 +222,7 @@ def _lint_options(
 @click.option("--fix", is_flag=True, help="Apply safe fixes to JSON and YAML files (Python is never modified).")
 @click.option("--unsafe-fixes", is_flag=True, help="With --fix or --diff: apply unsafe fixes too.")
 @click.option("--diff", "show_diff", is_flag=True, help="Print the fixes as a unified diff; write nothing.")
+@fail_under_option
 @click.option(
     "--watch",
     is_flag=True,
@@ -255,6 +264,7 @@ def check(
     fix: bool,
     unsafe_fixes: bool,
     show_diff: bool,
+    fail_under: int | None,
     watch: bool,
     show_fixes: bool,
     settings_for: str | None,
@@ -319,9 +329,10 @@ def check(
         _list_fixes(result, options, unsafe_fixes)
     if write_baseline_file is not None:
         _write_baseline(write_baseline_file, result)
+    scores = _scores(result)  # before the baseline: the findings it hides still count
     if baseline_file is not None:
         _apply_baseline(baseline_file, result, quiet)
-    report_and_exit(result, fail_on, outputs, quiet, statistics, refused)
+    report_and_exit(result, fail_on, outputs, quiet, statistics, refused, scores, fail_under)
 
 
 def _watch(paths: Sequence[str], options: Any, outputs: Sequence[Any], quiet: bool, statistics: bool) -> NoReturn:
@@ -340,7 +351,7 @@ def _watch(paths: Sequence[str], options: Any, outputs: Sequence[Any], quiet: bo
                 click.echo(f"schemalint: error: {_printable(str(error))}", err=True)
             else:
                 fixable = sum(1 for d in result.diagnostics if d.fix is not None and d.fix.safe)
-                reporter_output(result, outputs, quiet, statistics, fixable)
+                reporter_output(result, outputs, quiet, statistics, fixable, _scores(result))
             click.echo("Watching for changes (Ctrl-C to stop)...", err=True)
             next(batches)
     except KeyboardInterrupt:
@@ -391,15 +402,27 @@ def report_and_exit(
     quiet: bool,
     statistics: bool,
     refused: frozenset[str] | set[str] = frozenset(),
+    scores: Any = None,
+    fail_under: int | None = None,
 ) -> NoReturn:
-    """Write the reports (check and diff share this) and exit 1 when a finding is at or above --fail-on.
-    The summary does not offer the fixes of `refused` files, which --fix has just declined to write."""
+    """Write the reports (check, diff and mcp share this) and exit 1 when a finding is at or above --fail-on,
+    or the score is below --fail-under. The summary does not offer the fixes of `refused` files, which --fix
+    has just declined to write."""
     fail_level = _fail_level(fail_on, result)
     fixable = sum(1 for d in result.diagnostics if d.fix is not None and d.fix.safe and d.path not in refused)
-    reporter_output(result, outputs, quiet, statistics, fixable)
+    reporter_output(result, outputs, quiet, statistics, fixable, scores)
     _print_backend_notices(result)
     failing = fail_level is not None and any(d.severity >= fail_level for d in result.diagnostics)
+    if fail_under is not None and scores is not None and scores.score < fail_under:
+        click.echo(f"schemalint: the score {scores.score} is below --fail-under {fail_under}", err=True)
+        failing = True
     sys.exit(EXIT_FINDINGS if failing else EXIT_CLEAN)
+
+
+def _scores(result: Any) -> Any:
+    from schemalint.score import score
+
+    return score(result.files, result.diagnostics)
 
 
 def _lint_against(ref: str, paths: Sequence[str], options: Any, staged: bool) -> Any:
@@ -600,14 +623,16 @@ def output_targets(output_formats: Sequence[str], output_file: str | None) -> li
         _fail(str(error))
 
 
-def reporter_output(result: Any, outputs: Sequence[Any], quiet: bool, statistics: bool, fixable: int = 0) -> None:
+def reporter_output(
+    result: Any, outputs: Sequence[Any], quiet: bool, statistics: bool, fixable: int = 0, scores: Any = None
+) -> None:
     """Every requested format; the text format on the terminal also gets statistics and the summary."""
     from schemalint.reporters import OutputError, write_reports
 
     configs = [f.config for f in result.files]
     docs_url = configs[0].settings.get("docs-url", "") if configs else ""
     try:
-        write_reports(result.diagnostics, result.documents(), outputs, _echo_report, _use_color(), docs_url)
+        write_reports(result.diagnostics, result.documents(), outputs, _echo_report, _use_color(), docs_url, scores)
     except OutputError as error:
         _fail(str(error))
     if not any(t.format == "text" and t.path is None for t in outputs):
@@ -619,7 +644,7 @@ def reporter_output(result: Any, outputs: Sequence[Any], quiet: bool, statistics
     if not quiet:
         from schemalint.reporters.text import summary
 
-        click.echo(summary(result.diagnostics, len(result.files), fixable))
+        click.echo(summary(result.diagnostics, len(result.files), fixable, scores))
 
 
 @main.command()
@@ -659,7 +684,8 @@ def init(directory: Path, preset: str | None, baseline: bool, force: bool) -> No
         written = init_project.write_config(found, force)
         click.echo(_printable(f"Wrote the configuration to {written}."))
         result = init_project.lint_repository(found)
-        click.echo(f"With it, `schemalint check`: {summary(result.diagnostics, len(result.files))}")
+        scores = _scores(result)
+        click.echo(f"With it, `schemalint check`: {summary(result.diagnostics, len(result.files), 0, scores)}")
         if baseline:
             path, count = init_project.write_baseline_file(found, result, force)
             click.echo(_printable(f"Wrote {count} finding(s) to the baseline {path}: only new findings fail."))
@@ -878,6 +904,7 @@ def server() -> None:
     help="Pin the tools in this file (written when missing); later runs report what changed since.",
 )
 @click.option("--update-lock", is_flag=True, help="With --lock: accept the current tools as the new pin.")
+@fail_under_option
 @lint_options
 def mcp(
     command: tuple[str, ...],
@@ -886,6 +913,7 @@ def mcp(
     save: Path | None,
     lock: Path | None,
     update_lock: bool,
+    fail_under: int | None,
     presets: tuple[str, ...],
     select: tuple[str, ...],
     extend_select: tuple[str, ...],
@@ -913,7 +941,4 @@ def mcp(
         _fail(str(error))
     for note in notes:
         click.echo(f"schemalint: {note}", err=True)
-    fail_level = _fail_level(fail_on, result)
-    reporter_output(result, outputs, quiet, statistics=False)
-    failing = fail_level is not None and any(d.severity >= fail_level for d in result.diagnostics)
-    sys.exit(EXIT_FINDINGS if failing else EXIT_CLEAN)
+    report_and_exit(result, fail_on, outputs, quiet, False, scores=_scores(result), fail_under=fail_under)

@@ -396,7 +396,11 @@ def resolved_settings(config: Config, path: Path) -> list[Setting]:
 
     preset_names = ", ".join(config.extend)
     settings = [
-        Setting("config-file", str(config.source) if config.source else None, "found upward from the file"),
+        Setting(
+            "config-file",
+            str(config.source) if config.source else None,
+            "found upward from the file" if config.source else "none: the defaults",
+        ),
         Setting("extend", list(config.extend), origin("extend")),
         Setting("select", list(config.select) if config.select is not None else "the presets' rules", origin("select")),
         Setting("extend-select", list(config.extend_select), origin("extend-select")),

@@ -77,7 +77,8 @@ class SourceResult:
     """One file after loading: its document (None when it did not load) and the tools found.
 
     From parallel workers (`lint` with jobs > 1) a file comes back slim: its document as text only,
-    no tools and no per-file diagnostics (LintResult.diagnostics holds every finding that counts).
+    its tools without their schemas (name, dialect, where) and no per-file diagnostics
+    (LintResult.diagnostics holds every finding that counts).
     """
 
     path: str
@@ -411,14 +412,20 @@ def _lint_batch(job: tuple[list[tuple[SourceFile, Config]], LintOptions]) -> Lin
     batch, options = job
     result = run_rules([_load_file(source, config, options) for source, config in batch])
     for source in result.files:
-        # send back what reporters and fixes need (the text); parsed data, position indexes, tools and
-        # the per-file findings (result.diagnostics has those that count) stay in the worker
+        # send back what reporters, fixes and the score need (the text, which tools there are); parsed
+        # data, position indexes, schemas and the per-file findings (result.diagnostics has those that
+        # count) stay in the worker
         if source.document is not None:
             source.document = Document(source.path, source.document.text, None, source.document.format)
-        source.tools = []
+        source.tools = [_identity(tool) for tool in source.tools]
         source.requests = []
         source.diagnostics = []
     return result
+
+
+def _identity(tool: Tool) -> Tool:
+    """The tool without its schemas: what says which tool it is."""
+    return Tool(tool.name, None, None, tool.dialect, tool.path, tool.pointer, None, framework=tool.framework)
 
 
 def lint_source(

@@ -10,19 +10,13 @@ from pathlib import Path
 
 import pytest
 import yaml
-from click.testing import CliRunner
 
-from schemalint.cli import main
 from schemalint.config import load_config
 
 from .conftest import REPO
+from .test_cli import run
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
-
-
-def run(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(main, list(args))
-    return result.exit_code, result.output
 
 
 def git_repo(path: Path) -> Path:

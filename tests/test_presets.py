@@ -6,19 +6,13 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from schemalint.cli import main
 from schemalint.config import Config, ConfigError, load_config
 from schemalint.presets import NOT_RECOMMENDED, PRESETS, PROVIDER_RULES, preset_codes
 from schemalint.rules import RULE_INDEX, all_rules
 
 from .test_catalogue import CATALOGUE, INPUT_SUFFIXES, folder_name
-
-
-def run(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(main, list(args))
-    return result.exit_code, result.output
+from .test_cli import run
 
 
 @pytest.fixture

@@ -7,21 +7,25 @@ a list of `OutputTarget`s (format + destination) built by `parse_output_targets`
 
 from __future__ import annotations
 
-import functools
 import importlib
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from schemalint.diagnostics import Diagnostic
 from schemalint.gc_pause import paused_gc
 from schemalint.loaders import Document
 
+if TYPE_CHECKING:
+    from schemalint.score import Scores
+
 Reporter = Callable[[Sequence[Diagnostic], Mapping[str, Document], bool], str]
 
-FORMATS = ("text", "json", "sarif", "github", "gitlab", "junit", "markdown")
+FORMATS = ("text", "json", "sarif", "github", "gitlab", "junit", "markdown", "json-summary")
+#: formats that report the score (their `render` takes `scores`)
+SCORED_FORMATS = frozenset({"markdown", "json-summary"})
 
 
 def get_reporter(name: str) -> Reporter:
@@ -30,7 +34,7 @@ def get_reporter(name: str) -> Reporter:
     return render
 
 
-def _encoded_reporter(name: str) -> Callable[[Sequence[Diagnostic], Mapping[str, Document], bool], str | bytes]:
+def _encoded_reporter(name: str) -> Callable[..., str | bytes]:
     """The reporter, or its `render_encoded` where it has one: a report as text or as UTF-8 bytes, which are
     written out as they are, except on Windows, where text files end lines with CRLF."""
     module = _reporter_module(name)
@@ -43,7 +47,7 @@ def _encoded_reporter(name: str) -> Callable[[Sequence[Diagnostic], Mapping[str,
 def _reporter_module(name: str) -> Any:
     if name not in FORMATS:
         raise KeyError(name)
-    return importlib.import_module(f"schemalint.reporters.{name}")
+    return importlib.import_module(f"schemalint.reporters.{name.replace('-', '_')}")
 
 
 class OutputError(ValueError):
@@ -88,16 +92,19 @@ def write_reports(
     echo: Callable[[str | bytes], None],
     color: bool = False,
     docs_url: str = "",
+    scores: Scores | None = None,
 ) -> None:
     """Render every target; files are written (UTF-8), standard output goes through `echo` (as text, or as
     UTF-8 bytes for the reporters that give them). `docs_url` (the `docs-url` setting) is where SARIF's
-    rule links point."""
+    rule links point; `scores` go to the formats that report them."""
     for target in targets:
-        reporter: Callable[..., str | bytes] = _encoded_reporter(target.format)
+        extra: dict[str, Any] = {}
         if target.format == "sarif":
-            reporter = functools.partial(reporter, docs_url=docs_url)
+            extra["docs_url"] = docs_url
+        if target.format in SCORED_FORMATS:
+            extra["scores"] = scores
         with paused_gc():  # a reporter builds an object or a line per finding, all alive until written
-            text = reporter(diagnostics, documents, color and target.path is None)
+            text = _encoded_reporter(target.format)(diagnostics, documents, color and target.path is None, **extra)
         if target.path is None:
             echo(text)
             continue

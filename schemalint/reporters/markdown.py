@@ -5,10 +5,14 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from schemalint.diagnostics import Diagnostic
 from schemalint.loaders import Document
 from schemalint.model import Severity
+
+if TYPE_CHECKING:
+    from schemalint.score import Scores
 
 _SEVERITIES = (Severity.ERROR, Severity.WARNING, Severity.INFO)
 #: what GitHub-flavoured Markdown would read as markup or as the end of a table cell
@@ -27,15 +31,23 @@ def _counts(counter: Counter[Severity]) -> str:
     return ", ".join(parts)
 
 
-def render(diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document], color: bool = False) -> str:
+def render(
+    diagnostics: Sequence[Diagnostic],
+    documents: Mapping[str, Document],
+    color: bool = False,
+    scores: Scores | None = None,
+) -> str:
     files = set(documents) | {d.path for d in diagnostics}
     checked = f"{len(files)} file{'' if len(files) == 1 else 's'}"
     lines = ["## schemalint", ""]
     if not diagnostics:
-        return "\n".join([*lines, f"No findings in {checked}.", ""])
+        score = f" Score {scores.score}/100." if scores is not None and scores.sets else ""
+        return "\n".join([*lines, f"No findings in {checked}.{score}", ""])
     by_severity = Counter(d.severity for d in diagnostics)
     with_findings = len({d.path for d in diagnostics})
     lines += [f"**{_counts(by_severity)}** in {with_findings} of {checked}.", ""]
+    if scores is not None and scores.sets:
+        lines += _score_lines(scores)
 
     lines += ["| rule | severity | findings |", "|---|---|--:|"]
     rules = Counter((d.code, d.slug, d.severity) for d in diagnostics)
@@ -49,3 +61,20 @@ def render(diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document],
     for path, counter in sorted(per_file.items(), key=lambda item: (-item[1][Severity.ERROR], item[0])):
         lines.append(f"| {_cell(path)} | " + " | ".join(str(counter[s]) for s in _SEVERITIES) + " |")
     return "\n".join([*lines, ""])
+
+
+#: the lowest-scoring tools listed in the summary
+_LOWEST_TOOLS = 10
+
+
+def _score_lines(scores: Scores) -> list[str]:
+    """The score, each tool set's, and the tools that score lowest (docs/score.md)."""
+    lines = [f"**Score {scores.score}/100**", "", "| tool set | tools | score |", "|---|--:|--:|"]
+    for toolset in sorted(scores.sets, key=lambda s: (s.score, s.name)):
+        lines.append(f"| {_cell(toolset.name)} | {len(toolset.tools)} | {toolset.score} |")
+    lowest = sorted((t for t in scores.tools if t.score < 100), key=lambda t: (t.score, t.path, t.pointer))
+    if lowest:
+        lines += ["", "| lowest-scoring tools | file | findings | score |", "|---|---|--:|--:|"]
+        for tool in lowest[:_LOWEST_TOOLS]:
+            lines.append(f"| {_cell(tool.name)} | {_cell(tool.path)} | {tool.findings} | {tool.score} |")
+    return [*lines, ""]

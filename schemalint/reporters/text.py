@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from schemalint.diagnostics import Diagnostic
 from schemalint.loaders import Document
 from schemalint.model import Severity
 from schemalint.reporters.terminal import printable, printable_excerpt
+
+if TYPE_CHECKING:
+    from schemalint.score import Scores
 
 _COLORS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m", Severity.INFO: "\033[36m"}
 _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
@@ -54,12 +58,19 @@ def render(diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document],
     return "\n".join(out) + ("\n" if out else "")
 
 
-def summary(diagnostics: Sequence[Diagnostic], files: int, fixable: int = 0) -> str:
+def summary(diagnostics: Sequence[Diagnostic], files: int, fixable: int = 0, scores: Scores | None = None) -> str:
     if not diagnostics:
-        return f"All clear: {files} file(s) checked, no findings."
-    counts = {s: sum(1 for d in diagnostics if d.severity is s) for s in Severity}
-    parts = [f"{counts[s]} {s.label}{'s' if counts[s] != 1 else ''}" for s in reversed(Severity) if counts[s]]
-    text = f"Found {len(diagnostics)} finding(s) in {files} file(s): {', '.join(parts)}."
-    if fixable:
-        text += f" {fixable} fixable with --fix."
+        text = f"All clear: {files} file(s) checked, no findings."
+    else:
+        counts = {s: sum(1 for d in diagnostics if d.severity is s) for s in Severity}
+        parts = [f"{counts[s]} {s.label}{'s' if counts[s] != 1 else ''}" for s in reversed(Severity) if counts[s]]
+        text = f"Found {len(diagnostics)} finding(s) in {files} file(s): {', '.join(parts)}."
+        if fixable:
+            text += f" {fixable} fixable with --fix."
+    if scores is not None and scores.sets:
+        text += f" Score {scores.score}/100"
+        lowest = scores.lowest()
+        if len(scores.sets) > 1 and lowest is not None and lowest.score < scores.score:
+            text += f" (lowest tool set: {printable(lowest.name)} {lowest.score})"
+        text += "."
     return text
