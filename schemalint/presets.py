@@ -25,10 +25,12 @@ NOT_RECOMMENDED: dict[str, str] = {
     "SL504": "not judged on real servers; overlapping parameters are often deliberate",
     "SL701": "not measured: the real tool sets at hand have no output schemas",
     "SL702": "half of its real-server hits were arguable (the API refuses the duplicate)",
+    "SL703": "not measured: the real tool sets at hand have no output schemas",
+    "SL803": "not measured on real requests; its write and retry words are SL205's and SL702's",
 }
 
-#: rules the `mcp` preset adds to `recommended`: an MCP server owns its results and its retries
-MCP_RULES = ("SL701", "SL702")
+#: rules the `mcp` preset adds to `recommended`: an MCP server owns its results, errors and retries
+MCP_RULES = ("SL701", "SL702", "SL703")
 
 
 @dataclass(frozen=True)
@@ -71,7 +73,7 @@ PRESETS: dict[str, Preset] = {
         _provider("gemini", "gemini", "Gemini"),
         Preset(
             "mcp",
-            "recommended plus the rules about results and retries (SL701, SL702), for MCP servers",
+            "recommended plus the rules about results, errors and retries (SL701-SL703), for MCP servers",
             ("ALL",),
             tuple(code for code in NOT_RECOMMENDED if code not in MCP_RULES),
         ),

@@ -87,6 +87,7 @@ class UnboundedCollection(NodeRule):
     slug = "unbounded-collection"
     severity = Severity.WARNING
     summary = "limit/count/page_size/top_k/max_results without maximum; array without maxItems"
+    fixable = ("unsafe",)
     nodes = Nodes.NAMED_PROPERTIES
     types = frozenset({"integer", "number", "array"})
     Options = Options

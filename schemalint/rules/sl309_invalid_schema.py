@@ -209,6 +209,7 @@ class InvalidSchema(NodeRule):
     slug = "invalid-schema"
     severity = Severity.ERROR
     summary = "fails the meta-schema; required names a missing property; enum/default mismatch; non-JSON-Schema types"
+    fixable = ("safe",)
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         schema = node.schema

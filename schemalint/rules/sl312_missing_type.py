@@ -57,6 +57,7 @@ class MissingType(NodeRule):
     slug = "missing-type"
     severity = Severity.WARNING
     summary = "a property has no type (and no enum/const/$ref)"
+    fixable = ("safe",)
     nodes = Nodes.NAMED_PROPERTIES
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
