@@ -77,8 +77,8 @@ class SourceResult:
     """One file after loading: its document (None when it did not load) and the tools found.
 
     From parallel workers (`lint` with jobs > 1) a file comes back slim: its document as text only,
-    its tools without their schemas (name, dialect, where) and no per-file diagnostics
-    (LintResult.diagnostics holds every finding that counts).
+    no tools (`identities` says which there were) and no per-file diagnostics (LintResult.diagnostics
+    holds every finding that counts).
     """
 
     path: str
@@ -90,6 +90,8 @@ class SourceResult:
     requests: list[Request] = field(default_factory=list)
     #: the eval fixture the file holds (see schemalint.dialects.evals)
     fixture: EvalFixture | None = None
+    #: from a parallel worker: the file's tools without their schemas (name, dialect, where), for the score
+    identities: list[Tool] = field(default_factory=list)
 
 
 @dataclass
@@ -412,12 +414,13 @@ def _lint_batch(job: tuple[list[tuple[SourceFile, Config]], LintOptions]) -> Lin
     batch, options = job
     result = run_rules([_load_file(source, config, options) for source, config in batch])
     for source in result.files:
-        # send back what reporters, fixes and the score need (the text, which tools there are); parsed
-        # data, position indexes, schemas and the per-file findings (result.diagnostics has those that
+        # send back what reporters, fixes and the score need (the text, which tools there were); parsed
+        # data, position indexes, tools and the per-file findings (result.diagnostics has those that
         # count) stay in the worker
         if source.document is not None:
             source.document = Document(source.path, source.document.text, None, source.document.format)
-        source.tools = [_identity(tool) for tool in source.tools]
+        source.identities = [_identity(tool) for tool in source.tools]
+        source.tools = []
         source.requests = []
         source.diagnostics = []
     return result
