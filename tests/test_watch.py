@@ -85,17 +85,17 @@ def test_watch_lints_again_on_change_and_exits_cleanly_on_ctrl_c(tmp_path: Path)
     (tmp_path / "notes.txt").write_text("not linted")
     watcher = Watcher(tmp_path, "tools", "--select", "SL309,SL312", "--no-config")
     try:
-        assert watcher.summary() == "Found 1 finding(s) in 1 file(s): 1 error. 1 fixable with --fix."
+        assert watcher.summary() == "Found 1 finding(s) in 1 file(s): 1 error. 1 fixable with --fix. Score 75/100."
         time.sleep(0.5)  # the watch is set up right after the summary; give it a moment
         (tmp_path / "notes.txt").write_text("still not linted")  # not a tool file: no new lint
         fixed = {**TOOL, "parameters": {**TOOL["parameters"], "type": "object"}}
         tools.write_text(json.dumps([fixed], indent=2))
-        assert watcher.summary() == "All clear: 1 file(s) checked, no findings."
+        assert watcher.summary() == "All clear: 1 file(s) checked, no findings. Score 100/100."
         # an editor's save: a new file renamed over the old one
         worse = {**fixed, "parameters": {**fixed["parameters"], "properties": {"city": {"default": "Oslo"}}}}
         (tmp_path / "tools" / ".weather.json.swp").write_text(json.dumps([worse]))
         os.replace(tmp_path / "tools" / ".weather.json.swp", tools)
-        assert watcher.summary() == "Found 1 finding(s) in 1 file(s): 1 warning. 1 fixable with --fix."
+        assert watcher.summary() == "Found 1 finding(s) in 1 file(s): 1 warning. 1 fixable with --fix. Score 95/100."
     finally:
         code = watcher.stop()
     assert code == 0
@@ -113,7 +113,7 @@ def test_watch_shows_a_config_error_and_keeps_watching(tmp_path: Path) -> None:
         assert watcher.ready.acquire(timeout=60)
         assert any("schemalint: error:" in line and "fail-on" in line for line in watcher.stderr)
         (tmp_path / ".schemalint.toml").write_text('ignore = ["SL309"]\n')
-        assert watcher.summary() == "All clear: 1 file(s) checked, no findings."
+        assert watcher.summary() == "All clear: 1 file(s) checked, no findings. Score 100/100."
     finally:
         assert watcher.stop() == 0
 
