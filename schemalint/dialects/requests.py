@@ -74,7 +74,7 @@ def _read(body: Mapping[str, Any], pointer: str, path: str, tools: Sequence[Tool
         name = _function_part(entry, entry_pointer)[0].get("name")
         if isinstance(name, str):
             names.add(name)
-        if any(entry.get(key) is True for key in _DEFER_KEYS):
+        if _is_deferred(entry):
             deferred.append(entry_pointer)
         if _is_search_tool(entry):
             search.append(entry_pointer)
@@ -94,6 +94,19 @@ def _entries(entries: list[Any], pointer: str) -> Iterator[tuple[str, Mapping[st
         yield entry_pointer, entry
         if entry.get("type") == "namespace" and isinstance(entry.get("tools"), list):
             yield from _entries(entry["tools"], join_pointer(entry_pointer, "tools"))
+
+
+def _is_deferred(entry: Mapping[str, Any]) -> bool:
+    """`defer_loading: true`, or an Anthropic `mcp_toolset` whose `default_config` defers every tool (one
+    that keeps some tools loaded through `configs` is an entry point, not deferred)."""
+    if any(entry.get(key) is True for key in _DEFER_KEYS):
+        return True
+    default = entry.get("default_config")
+    if not is_mapping(default) or default.get("defer_loading") is not True:
+        return False
+    configs = entry.get("configs")
+    overrides = configs.values() if is_mapping(configs) else ()
+    return not any(is_mapping(c) and c.get("defer_loading") is False for c in overrides)
 
 
 def _is_search_tool(entry: Mapping[str, Any]) -> bool:

@@ -13,7 +13,8 @@ class DeferredWithoutToolSearch(RequestRule):
     Flags a request body that marks tools `defer_loading: true` but sends no tool-search tool
     that is loaded: Anthropic's `tool_search_tool_regex_*` / `tool_search_tool_bm25_*` server
     tools, OpenAI Responses' `{"type": "tool_search"}`, or a client-side function whose name says
-    it finds tools (`search_tools`, `tool_search`, `find_tools`). The finding sits on the first
+    it finds tools (`search_tools`, `tool_search`, `find_tools`). An Anthropic `mcp_toolset` whose
+    `default_config` defers all its tools counts as deferred. The finding sits on the first
     deferred tool.
 
     ## Why is this bad?

@@ -447,3 +447,12 @@ def test_deferred_tools_count_neither_towards_sl501_nor_sl503() -> None:
     assert lint_source(json.dumps(body), "request.json", options).diagnostics == []
     loaded = anthropic(anthropic_tool("get_order"), *[anthropic_tool(f"get_record_{i}", described) for i in range(40)])
     assert {d.code for d in lint_source(json.dumps(loaded), "request.json", options).diagnostics} == {"SL501", "SL503"}
+
+
+def test_an_mcp_toolset_deferred_by_its_default_config() -> None:
+    toolset = {"type": "mcp_toolset", "mcp_server_name": "drive", "default_config": {"defer_loading": True}}
+    assert found(anthropic(anthropic_tool("get_order"), toolset), "SL805")
+    assert found(anthropic(SEARCH, anthropic_tool("get_order"), toolset), "SL805") == []
+    keeps_one = {**toolset, "configs": {"search_files": {"defer_loading": False}}}
+    assert found(anthropic(anthropic_tool("get_order", defer=True), keeps_one), "SL804") == []
+    assert found(anthropic(anthropic_tool("get_order", defer=True), toolset), "SL804")
