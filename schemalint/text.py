@@ -444,8 +444,16 @@ def name_has_unit(words: Sequence[str], extra_units: Iterable[str] = ()) -> bool
 _IN_UNIT = LazyPattern(
     r"\b(?:in|(?:expressed|measured|denominated|given|specified)\s+(?:in|as)|units?\s+of)\s+"
     r"(?:(?i:micro|milli|nano|kilo|mega)-?\w+|(?!(?:JSON|HTML|XML|YAML|CSV|UTC|URL|API|SQL)\b)[A-Z]{3,5}\b"
-    r"|(?:(?!(?:the|a|an|this|that|its|their|your|our|all|each|every|some|most|many|other|such|both)\b)[a-z]+\s+)?"
+    r"|(?:(?!(?:the|a|an|this|that|its|their|your|our|all|each|every|some|most|many|other|such|both)\b)[a-z]+\s+){0,2}"
     r"(?!(?i:this|its|is|was|has|these|those|all|ms)\b)[a-z]{2,}s\b)"
+)
+#: "in second", "in sat", "timeout in min": a unit word that is also an everyday word reads as a unit
+#: right after "in" (or "expressed in", "per").
+_IN_AMBIGUOUS_UNIT = LazyPattern(
+    r"\b(?:in|per|(?:expressed|measured|denominated|given|specified)\s+(?:in|as))\s+(?:whole\s+)?(?:"
+    + "|".join(sorted(_AMBIGUOUS_IN_PROSE, key=len, reverse=True))
+    + r")\b",
+    re.IGNORECASE,
 )
 #: "(0-1)", "0 to 1", "[0, 1]", "0.0-1.0": a ratio.
 _UNIT_INTERVAL = LazyPattern(r"(?<![\d.])0(?:\.0+)?\s*(?:-|–|to|\.\.|,)\s*1(?:\.0+)?(?![\d.])")
@@ -455,7 +463,7 @@ def text_mentions_unit(text: str, extra_units: Iterable[str] = ()) -> bool:
     """True when a description names a unit (`in seconds`, `kg`, `USD`, `%`, `in satoshis`, `(0-1)`, `毫秒`)."""
     if _UNIT_PHRASES_EN.search(text) or _UNIT_CONTEXT_ZH.search(text):
         return True
-    if _IN_UNIT.search(text) or _UNIT_INTERVAL.search(text):
+    if _IN_UNIT.search(text) or _UNIT_INTERVAL.search(text) or _IN_AMBIGUOUS_UNIT.search(text):
         return True
     if any(word in text for word in _UNIT_WORDS_ZH):
         return True

@@ -36,10 +36,15 @@ _DIMENSIONLESS = LazyPattern(
     r"|\bdouble\b|\b\d+(?:\.\d+)?x\b|\bnormali[sz]ed\b|\bscale\s+of\b|\bin\s+units\b|\bunitless\b"
     r"|\b(?:between|from)\s+-?\d+(?:\.\d+)?\s*(?:\([^)]*\)\s*)?(?:and|to|-)\s+-?\d+|\b0(?:\.0+)?\s+means\b"
     r"|\bis\s+(?:the\s+)?normal\b|\brandomness\b|\bdeterministic\b|\bcreativ|\bsampling\b|\binfluence\b"
+    r"|\b(?:edit|levenshtein|hamming)\s+distance\b"
     r"|[,(]\s*(?:m|s|g|h|l|v|a|w|j|n|c)\s*\)?\.?\s*$|个数|数量|倍",
     re.IGNORECASE,
 )
-#: `size` alone is as often a count (`size of the map`) as a measurement; it needs a data context.
+#: Before the quantity word, a word that makes the number a scale of its own: `fontWeight` (100-900).
+_SCALE_PREFIXES = frozenset({"font"})
+#: `size` and `capacity` alone are as often a count (`size of the map`, "instances the pool can hold")
+#: as a measurement; they need a data context.
+_COUNT_OR_DATA = frozenset({"size", "capacity"})
 _DATA_WORDS = LazyPattern(
     r"\b(?:file|files|image|upload|attachment|memory|disk|buffer|payload|message|cache|storage|download|blob|"
     r"document|video|audio|photo|object|body|request|response|chunk)\b|文件|图片|内存|磁盘",
@@ -63,6 +68,7 @@ def _unit_given_by_sibling(node: SchemaNode) -> bool:
     return any(set(split_name(name)) & _UNIT_SIBLINGS for name in sibling_names(node))
 
 
+_SI_PREFIXED = LazyPattern(r"(?:micro|milli|nano|kilo|mega|giga|centi)\w")
 _SUGGESTED_UNIT = {
     **dict.fromkeys(
         "amount price cost fee fees balance budget salary wage payment charge tax tip discount".split(), "cents"
@@ -89,9 +95,10 @@ class Options:
 
 def _advice(name: str, words: Sequence[str], quantity: str) -> str:
     """Where to put the unit: a name with a unit appended in its own style, unless the name already ends
-    in a short word the unit lists do not know (`fee_xu` may be a unit: a second one would stack)."""
+    in a short or SI-prefixed word the unit lists do not know (`fee_xu`, `fee_microalgos` may be units:
+    a second one would stack)."""
     last = words[-1]
-    if last != quantity and len(last) <= 3 and not last.isdigit():
+    if last != quantity and not last.isdigit() and (len(last) <= 3 or _SI_PREFIXED.match(last)):
         return f"say the unit in the description (is `{last}` one?)"
     unit = _SUGGESTED_UNIT.get(quantity, "unit")
     camel = name_style(name) in ("camelCase", "PascalCase")
@@ -160,7 +167,7 @@ class UnitlessQuantity(NodeRule):
         index = next((i for i, w in enumerate(words) if w in self.quantity_words), None)
         if index is None or name_has_unit(words, self.options.extend_units):
             return None
-        if not _NOT_A_MEASURE.isdisjoint(words[index + 1 :]):
+        if not _NOT_A_MEASURE.isdisjoint(words[index + 1 :]) or not _SCALE_PREFIXES.isdisjoint(words[:index]):
             return None
         return words[index]
 
@@ -176,7 +183,7 @@ class UnitlessQuantity(NodeRule):
         if quantity is None:
             return
         description = prop.description
-        if quantity == "size" and (prop.word_set & _COUNT_PREFIXES or not _about_data(words, description)):
+        if quantity in _COUNT_OR_DATA and (prop.word_set & _COUNT_PREFIXES or not _about_data(words, description)):
             return
         if text_mentions_unit(description, self.options.extend_units) or _DIMENSIONLESS.search(description):
             return

@@ -29,6 +29,10 @@ from .helpers import prop, tool
         ("distance", "距离"),
         ("interest_amount", "Interest owed in total."),
         ("max_wait", "Longest wait in the queue."),
+        # everyday words that are also units, where they are not units
+        ("retry_delay", "Second delay, used after the first retry fails."),
+        ("entry_price", "Price of the second leg."),
+        ("disk_capacity", "Capacity of the attached volume."),
     ],
 )
 def test_sl304_flags_unitless_quantities(name: str, description: str) -> None:
@@ -71,6 +75,16 @@ def test_sl304_flags_unitless_quantities(name: str, description: str) -> None:
         ("weight", "Blend weight (0-1) of the second image."),
         ("discount", "Discount as a percent of the list price."),
         ("fee", "Fee from 0.0 to 1.0 of the order value."),
+        # singular units after "in", units with modifiers, everyday words that are units after "in"
+        ("cooldown_delay", "Cooldown in second."),
+        ("chunk_timeout", "Per-chunk timeout, in whole min."),
+        ("tip_amount", "Tip in sat."),
+        ("mint_amount", "Tokens to mint, in token base units."),
+        ("max_payload_size", "Largest request body in byte."),
+        # scales and counts named after a quantity
+        ("fontWeight", "Weight of the label's font."),
+        ("max_capacity", "Most workers the pool keeps alive."),
+        ("max_distance", "Largest edit distance still counted as a match."),
         # ratios, counts and codes named after a quantity
         ("tax_rate", "The tax rate."),
         ("price_multiplier", "Applied to every price."),
@@ -88,6 +102,8 @@ def test_sl304_accepts_units_counts_and_multipliers(name: str, description: str)
         ("maxPrice", "`maxPriceCents`"),
         ("RetryDelay", "`RetryDelayMs`"),
         ("timeout_xu", "say the unit in the description (is `xu` one?)"),
+        ("fee_nanoalgos", "say the unit in the description (is `nanoalgos` one?)"),
+        ("timeout_value", "`timeout_value_ms`"),
     ],
 )
 def test_sl304_suggestion_matches_the_name_and_never_stacks_units(name: str, suggestion: str) -> None:
