@@ -18,7 +18,6 @@ PROVIDER_RULES = frozenset({"SL103", "SL107", "SL208", "SL401", "SL402", "SL403"
 NOT_RECOMMENDED: dict[str, str] = {
     "SL102": "an opinion on naming style: many good names are not verb + noun",
     "SL105": "a style opinion; mixed styles are common in real servers and harmless to models",
-    "SL206": "about 70% of its hits on real servers were right: it takes code and SQL names for tools",
     "SL207": "not judged on real servers; many ids have no fixed shape",
     "SL307": "about 11 of 18 hits on real servers were right",
     "SL502": "fewer than half of a sample of real-server pairs were confusable tools",
