@@ -70,7 +70,7 @@ def one_rule(rule: Rule, rules: RuleSet, tools: list[Tool], context: LintContext
         for tool in tools:
             targets = context.targets(tool)
             for node in tool.schema_nodes():
-                if rule in rules.node_rules_for(node, targets):
+                if rule in rules.node_rules.rules_for(node, targets):
                     list(rule.check(node, context))
     elif isinstance(rule, ToolSetRule):
         list(rule.check(ToolSet("benchmark", tools), context))

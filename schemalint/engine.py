@@ -24,14 +24,13 @@ from schemalint.gc_pause import paused_gc
 from schemalint.loaders import Document, LoadError
 from schemalint.loaders.discover import SourceFile, discover, matches_any, resolve_path, source_format
 from schemalint.math_threads import one_math_thread
-from schemalint.model import EvalFixture, Request, SchemaNode, Severity, Span, Tool, ToolSet, parent_pointer
+from schemalint.model import EvalFixture, Request, Severity, Span, Tool, ToolSet, parent_pointer
 from schemalint.rules import rules_by_code
 from schemalint.rules.base import (
-    NO_KEYWORDS,
     FixtureRule,
     LintContext,
+    NodeDispatch,
     NodeRule,
-    Nodes,
     RequestRule,
     Rule,
     Scope,
@@ -46,10 +45,6 @@ TOOL_MARKERS = ("parameters", "input_schema", "inputSchema", "function", "argume
 _START = Span(1, 1, 1, 1)
 #: the scopes of the rules RuleSet runs; the others are emitted by the engine or by `schemalint diff`
 _CHECKING_SCOPES = (Scope.NODE, Scope.TOOL, Scope.TOOLSET, Scope.REQUEST, Scope.FIXTURE)
-#: (schema is an object, how it was reached, property name, schema types, dispatch keywords present, the
-#: tool's targets): see RuleSet.node_rules_for
-_NodeKind = tuple[bool, str | None, str | None, frozenset[str], frozenset[str], frozenset[str]]
-_MAX_NODE_KINDS = 65_536
 
 
 @dataclass(frozen=True)
@@ -173,37 +168,12 @@ class RuleSet:
         self.severities = {code: s.severity for code, s in config.rules.items() if s.severity is not None}
         self.promoted = config.promoted
         self.tool_rules = [r for r in self.instances if isinstance(r, ToolRule)]
-        self.node_rules = [r for r in self.instances if isinstance(r, NodeRule)]
-        #: the keywords some node rule is dispatched on (NodeRule.keywords)
-        self._dispatch_keywords = frozenset().union(*(r.keywords for r in self.node_rules))
-        self._node_rules_by_kind: dict[_NodeKind, list[NodeRule]] = {}
+        self.node_rules = NodeDispatch([r for r in self.instances if isinstance(r, NodeRule)])
         self.toolset_rules = [r for r in self.instances if isinstance(r, ToolSetRule)]
         self.request_rules = [r for r in self.instances if isinstance(r, RequestRule)]
         self.fixture_rules = [r for r in self.instances if isinstance(r, FixtureRule)]
         #: what the rules' findings depend on besides the tool (FindingCache keys)
         self.fingerprint = repr(config)
-
-    def node_rules_for(self, node: SchemaNode, targets: frozenset[str]) -> list[NodeRule]:
-        """The node rules that want `node` of a tool checked against `targets` (NodeRule.wants, wants_name
-        and wants_targets), in rule order. The answer is kept per kind of node (what decides its Nodes
-        filters, schema types, dispatch keywords present, property name, targets): property names recur
-        across tools and a run has a few sets of targets, so it meets far fewer kinds than nodes."""
-        schema, is_object = node.schema, node.is_mapping
-        dispatch = self._dispatch_keywords
-        # most schemas have none: then no new set is made and hashed for the key
-        keywords = NO_KEYWORDS if not is_object or dispatch.isdisjoint(schema) else dispatch.intersection(schema)
-        types, name = node.types, node.property_name
-        # (is_object, via, name) decide Nodes.of(node), which is worked out only for a new kind
-        kind = (is_object, node.via, name, types, keywords, targets)
-        rules = self._node_rules_by_kind.get(kind)
-        if rules is None:
-            if len(self._node_rules_by_kind) >= _MAX_NODE_KINDS:
-                self._node_rules_by_kind.clear()  # (names that never repeat: keep memory bounded)
-            passed = Nodes.of(node)
-            rules = self._node_rules_by_kind[kind] = [
-                r for r in self.node_rules if r.wants_kind(passed, types, keywords, name, targets)
-            ]
-        return rules
 
     def severity(self, rule: type[Rule], finding: Finding) -> Severity:
         severity = self.severities.get(rule.code)
@@ -501,10 +471,10 @@ class FindingCache:
 
 def _tool_findings(tool: Tool, rules: RuleSet, context: LintContext) -> list[tuple[Rule, Finding]]:
     found: list[tuple[Rule, Finding]] = [(r, f) for r in rules.tool_rules for f in r.check(tool, context)]
-    if rules.node_rules:
+    if rules.node_rules.rules:
         targets = context.targets(tool)
         for node in tool.schema_nodes():
-            for node_rule in rules.node_rules_for(node, targets):
+            for node_rule in rules.node_rules.rules_for(node, targets):
                 for finding in node_rule.check(node, context):
                     found.append((node_rule, finding))
     return found

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Final, TypeGuard
 
+from schemalint.text import description_of, split_words
+
 JSON = Any  # a value as json.loads returns it
 
 #: JSON Schema keywords whose value is a single sub-schema.
@@ -263,6 +265,16 @@ class SchemaNode:
         self.is_mapping: Final = type(schema) is dict or is_mapping(schema)
         #: `schema_types(schema)`
         self.types: Final = schema_types(schema)
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        """The words of the property name (`split_name`); () for a node that is not a named property."""
+        return split_words(self.property_name) if self.property_name else ()
+
+    @property
+    def description(self) -> str:
+        """The schema's description as the prose rules read it (`description_of`)."""
+        return description_of(self.schema)
 
     def __repr__(self) -> str:
         return f"SchemaNode({self.tool.display_name!r}, {self.pointer!r})"

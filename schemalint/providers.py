@@ -53,7 +53,7 @@ class When(str, enum.Enum):
     BOOLEAN_SUBSCHEMA = "boolean-subschema"  # key `*`: `true`/`false` as a schema under one of the keywords in `value`
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # a row is itself: hashed and compared by identity
 class Row:
     target: str
     kind: Kind

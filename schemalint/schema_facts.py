@@ -84,33 +84,28 @@ def _definition_name(ref: str) -> str | None:
     return ref.split("/", 2)[2].replace("~1", "/").replace("~0", "~") if match else None
 
 
-def recursive_refs(root: JSON) -> frozenset[str]:
-    """The `$ref` values in `root` that take part in a cycle (`#` itself, or a definition reaching itself)."""
-    if not is_mapping(root):
-        return frozenset()
-    edges: dict[str, set[str]] = {}
-    for key in DEFINITION_KEYS:
-        group = root.get(key)
-        if is_mapping(group):
-            for name, definition in group.items():
-                edges[f"#/{key}/{name}"] = set(_refs_in(definition))
-    outer = {k: v for k, v in root.items() if k not in DEFINITION_KEYS}
-    cyclic: set[str] = set()
-    if "#" in set(_refs_in(outer)) or any("#" in targets for targets in edges.values()):
-        cyclic.add("#")
-    for start in edges:
-        seen: set[str] = set()
-        stack = list(edges[start])
-        while stack:
-            ref = stack.pop()
-            if ref == start:
-                cyclic.add(start)
-                break
-            if ref in seen or ref not in edges:
-                continue
-            seen.add(ref)
-            stack.extend(edges[ref])
-    return frozenset(cyclic)
+def is_recursive_ref(root: Mapping[str, Any], ref: str) -> bool:
+    """Whether `ref`, met in `root`, takes part in a cycle: `#` itself, or a definition reaching itself."""
+    if ref == "#":
+        return True
+    definitions = {
+        f"#/{key}/{name}": definition
+        for key in DEFINITION_KEYS
+        if is_mapping(group := root.get(key))
+        for name, definition in group.items()
+    }
+    if ref not in definitions:
+        return False
+    seen: set[str] = set()
+    stack = list(_refs_in(definitions[ref]))
+    while stack:
+        reached = stack.pop()
+        if reached == ref:
+            return True
+        if reached not in seen and reached in definitions:
+            seen.add(reached)
+            stack.extend(_refs_in(definitions[reached]))
+    return False
 
 
 def inline_objects(schema: JSON, depth: int = 1) -> Iterator[tuple[Mapping[str, Any], int]]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from schemalint.diagnostics import Finding
 from schemalint.model import Dialect, Tool, ToolSet
-from schemalint.rules.base import LintContext, NodeRule, Rule, ToolRule, ToolSetRule
+from schemalint.rules.base import LintContext, NodeDispatch, NodeRule, Rule, ToolRule, ToolSetRule
 from schemalint.targets import resolve_targets
 
 
@@ -52,6 +52,14 @@ def run_rule(
         if isinstance(rule, ToolRule):
             findings.extend(rule.check(tool, context))
         elif isinstance(rule, NodeRule):
-            for node in tool.schema_nodes():
-                findings.extend(rule.check(node, context))
+            findings.extend(node_findings(rule, tool, context))
     return findings
+
+
+def node_findings(rule: NodeRule, tool: Tool, context: LintContext) -> list[Finding]:
+    """`rule` on each node of `tool` that it applies to, as the engine calls it."""
+    dispatch = NodeDispatch([rule])
+    targets = context.targets(tool)
+    return [
+        f for node in tool.schema_nodes() for r in dispatch.rules_for(node, targets) for f in r.check(node, context)
+    ]

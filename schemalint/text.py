@@ -11,9 +11,12 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from schemalint.lazy_pattern import LazyPattern
-from schemalint.model import JSON, SchemaNode, is_mapping
+
+if TYPE_CHECKING:
+    from schemalint.model import JSON, SchemaNode
 
 
 class CaselessPattern:
@@ -67,18 +70,18 @@ def split_name(name: str | None) -> list[str]:
     """
     if not name:
         return []
-    return list(_split_name(name))
+    return list(split_words(name))
 
 
 @lru_cache(maxsize=8192)
-def _split_name(name: str) -> tuple[str, ...]:
-    """Cached: the same tool and property names are split by many rules (and repeat across tools)."""
+def split_words(name: str) -> tuple[str, ...]:
+    """`split_name` as a tuple, cached: the same names are split by many rules and recur across tools."""
     return tuple(word.lower() for word in _WORD.findall(name))
 
 
 def last_word_in(name: str, vocabulary: frozenset[str]) -> bool:
     """Whether the last word of `name` (as `split_name` splits it) is in `vocabulary`: `user_id` ends in `id`."""
-    words = _split_name(name)
+    words = split_words(name)
     return bool(words) and words[-1] in vocabulary
 
 
@@ -549,61 +552,18 @@ def lists_values(text: str, loosely: bool = False) -> bool:
 # --------------------------------------------------------------------------------------------
 
 
-def property_schema(node: SchemaNode) -> Mapping[str, JSON] | None:
-    """The schema of a named property; None for the root, `items`, composition branches and non-objects."""
-    if node.is_property and node.property_name and node.is_mapping:
-        return node.schema
-    return None
-
-
-class NamedProperty:
-    """A named property as the property rules read it, worked out once per node: about ten rules
-    (SL204, SL207, SL304-SL307, SL312, SL603-SL605) ask the same questions of every property."""
-
-    __slots__ = ("description", "name", "schema", "types", "word_set", "words")
-
-    def __init__(self, name: str, schema: Mapping[str, JSON], types: frozenset[str]) -> None:
-        self.name = name
-        self.schema = schema
-        #: `split_name(name)`, as a tuple
-        self.words: tuple[str, ...] = _split_name(name)
-        self.word_set = frozenset(self.words)
-        #: `schema_types(schema)` (SchemaNode.types)
-        self.types = types
-        #: `description_of(schema)`
-        self.description = description_of(schema)
-
-
-def named_property(node: SchemaNode) -> NamedProperty | None:
-    """The node's NamedProperty; None where `property_schema(node)` is None.
-
-    The engine runs every rule on a node before it moves to the next, so the last answer is kept.
-    """
-    global _last_property
-    last_node, facts = _last_property
-    if node is last_node:
-        return facts
-    schema = property_schema(node)
-    facts = None if schema is None else NamedProperty(node.property_name or "", schema, node.types)
-    _last_property = (node, facts)
-    return facts
-
-
-_last_property: tuple[SchemaNode | None, NamedProperty | None] = (None, None)
-
-
 def sibling_names(node: SchemaNode) -> list[str]:
     """The other property names of the object that holds this property."""
     parent = node.parent.schema if node.parent is not None else None
-    properties = parent.get("properties") if is_mapping(parent) else None
-    if not is_mapping(properties):
+    properties = parent.get("properties") if isinstance(parent, Mapping) else None
+    if not isinstance(properties, Mapping):
         return []
     return [name for name in properties if name != node.property_name]
 
 
 def description_of(schema: JSON) -> str:
     """The schema's description as the prose rules read it; '' when it is not a string."""
-    if not is_mapping(schema):
+    if not isinstance(schema, Mapping):
         return ""
     text = schema.get("description")
     return analysed(text) if isinstance(text, str) else ""
@@ -611,7 +571,7 @@ def description_of(schema: JSON) -> str:
 
 def is_constrained_string(schema: JSON) -> bool:
     """A string schema whose values are pinned down by enum, const, pattern or format."""
-    return is_mapping(schema) and not _CONSTRAINING_KEYWORDS.isdisjoint(schema)
+    return isinstance(schema, Mapping) and not _CONSTRAINING_KEYWORDS.isdisjoint(schema)
 
 
 _CONSTRAINING_KEYWORDS = frozenset(("enum", "const", "pattern", "format"))

@@ -1,9 +1,9 @@
-"""The engine's shortcuts must not change what the rules report.
+"""Node rules declare which nodes they report on (`nodes`, `types`, `keywords`, `targets`, a name
+predicate), and only the engine's dispatch tests it (`applies`, kept per kind of node by NodeDispatch).
 
-A NodeRule's `nodes`, `types` and `keywords` filters (NodeRule.wants) let the engine skip nodes the
-rule cannot report on; these tests call every node rule on every node of arbitrary and hand-written
-schemas and check that a skipped node never has a finding. They also check the caches the rules share
-(walked nodes, split names).
+These tests check that the declarations select the nodes they say, that the per-kind answers are
+the per-node ones, that every rule copes with every node it is handed, and the facts the nodes and
+names keep (walked nodes, split names).
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from hypothesis import HealthCheck, given, settings
 
 from schemalint.model import Dialect, SchemaNode, is_mapping, schema_types
 from schemalint.rules import all_rules
-from schemalint.rules.base import LintContext, NodeRule, Nodes
+from schemalint.rules.base import LintContext, NodeDispatch, NodeRule, Nodes, applies
 from schemalint.targets import TARGETS, resolve_targets
 from schemalint.testing import make_tool
-from schemalint.text import description_of, named_property, split_name
+from schemalint.text import description_of, split_name
 
 from .strategies import json_schemas
 
@@ -71,22 +71,26 @@ ALL_TARGETS = frozenset(TARGETS)
 TARGET_SETS = (ALL_TARGETS, *(frozenset({target}) for target in TARGETS))
 
 
-def skipped_findings(schema: Any, dialect: Dialect, targets: frozenset[str] = ALL_TARGETS) -> list[str]:
-    """Findings a node rule gives on a node its own filter tells the engine to skip."""
+def dispatched_findings(schema: Any, dialect: Dialect, targets: frozenset[str] = ALL_TARGETS) -> list[str]:
+    """Every node rule on the nodes the dispatch hands it, checking that the dispatch's answer per kind of
+    node is `applies` asked of that node."""
     tool = make_tool({"name": "get_thing", "description": "Gets a thing.", "parameters": schema}, dialect=dialect)
-    context = LintContext({id(tool): targets | resolve_targets(tool) if targets == ALL_TARGETS else targets})
-    wrong = []
+    targets = targets | resolve_targets(tool) if targets == ALL_TARGETS else targets
+    context = LintContext({id(tool): targets})
+    dispatch = NodeDispatch(NODE_RULES)
+    found = []
     for node in tool.schema_nodes():
-        for rule in NODE_RULES:
-            if not rule.wants_node(node, context.targets(tool)):
-                wrong.extend(f"{rule.code} at {node.pointer}: {f.message}" for f in rule.check(node, context))
-    return wrong
+        rules = dispatch.rules_for(node, targets)
+        assert rules == [rule for rule in NODE_RULES if applies(rule, node, targets)], node.pointer
+        found.extend(f"{rule.code} at {node.pointer}" for rule in rules for _ in rule.check(node, context))
+    return found
 
 
-def test_filters_skip_only_nodes_without_findings() -> None:
+def test_rules_cope_with_every_node_dispatched_to_them() -> None:
     for dialect in (Dialect.GENERIC, Dialect.GEMINI, Dialect.MCP):
         for targets in TARGET_SETS:
-            assert skipped_findings(AWKWARD_SCHEMA, dialect, targets) == []
+            dispatched_findings(AWKWARD_SCHEMA, dialect, targets)
+    assert "SL401 at /0/parameters/properties/timeout" in dispatched_findings(AWKWARD_SCHEMA, Dialect.GENERIC)
 
 
 def test_target_filters_skip_tools() -> None:
@@ -94,9 +98,9 @@ def test_target_filters_skip_tools() -> None:
     tool = make_tool({"name": "t", "parameters": AWKWARD_SCHEMA})
     node = next(node for node in tool.schema_nodes() if node.property_name == "timeout")
     wanted = {rule.code: rule for rule in NODE_RULES}
-    assert wanted["SL401"].wants_node(node, frozenset({"openai-strict"}))
-    assert not wanted["SL401"].wants_node(node, frozenset({"openai", "anthropic-strict"}))
-    assert wanted["SL402"].wants_node(node, frozenset({"openai"}))
+    assert applies(wanted["SL401"], node, frozenset({"openai-strict"}))
+    assert not applies(wanted["SL401"], node, frozenset({"openai", "anthropic-strict"}))
+    assert applies(wanted["SL402"], node, frozenset({"openai"}))
 
 
 def test_type_and_keyword_filters_skip_nodes() -> None:
@@ -104,7 +108,7 @@ def test_type_and_keyword_filters_skip_nodes() -> None:
     `$ref` to the reference rule; an untyped object with `properties` still reaches SL303."""
     tool = make_tool({"name": "t", "parameters": AWKWARD_SCHEMA})
     nodes = {node.pointer: node for node in tool.schema_nodes()}
-    wanted = {rule.code: partial(rule.wants_node, targets=ALL_TARGETS) for rule in NODE_RULES}
+    wanted = {rule.code: partial(applies, rule, targets=ALL_TARGETS) for rule in NODE_RULES}
     file_path, loose = nodes["/0/parameters/properties/file_path"], nodes["/0/parameters/properties/loose"]
     assert not wanted["SL304"](file_path) and wanted["SL603"](file_path)
     assert not wanted["SL308"](file_path) and wanted["SL308"](nodes["/0/parameters/properties/bad name!"])
@@ -116,7 +120,7 @@ def test_name_filters_skip_properties() -> None:
     tool = make_tool({"name": "t", "parameters": AWKWARD_SCHEMA})
     nodes = {node.property_name: node for node in tool.schema_nodes() if node.property_name is not None}
     wanted = {
-        rule.code: {name for name, node in nodes.items() if rule.wants_node(node, ALL_TARGETS)} for rule in NODE_RULES
+        rule.code: {name for name, node in nodes.items() if applies(rule, node, ALL_TARGETS)} for rule in NODE_RULES
     }
     assert {"api_key", "session_key"} <= wanted["SL605"] and "page_token" not in wanted["SL605"]
     assert {"sql", "query"} <= wanted["SL604"] and "country_code" not in wanted["SL604"]
@@ -127,16 +131,17 @@ def test_name_filters_skip_properties() -> None:
 
 def test_the_awkward_schema_reaches_every_filter() -> None:
     tool = make_tool({"name": "t", "parameters": AWKWARD_SCHEMA})
-    reached = {nodes for node in tool.schema_nodes() for nodes in Nodes.of(node)}
-    assert reached == set(Nodes)
-    assert any(Nodes.NAMED_PROPERTIES not in Nodes.of(n) and n.is_property for n in tool.schema_nodes())
+    for kind in Nodes:
+        admitted = [node.pointer for node in tool.schema_nodes() if kind.admit(node)]
+        assert admitted and (kind is Nodes.ALL or len(admitted) < len(list(tool.schema_nodes()))), kind
+    assert any(not Nodes.NAMED_PROPERTIES.admit(n) and n.is_property for n in tool.schema_nodes())
 
 
 @given(json_schemas)
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
-def test_filters_on_arbitrary_schemas(schema: Any) -> None:
+def test_dispatch_on_arbitrary_schemas(schema: Any) -> None:
     for targets in TARGET_SETS:
-        assert skipped_findings(schema, Dialect.GENERIC, targets) == []
+        dispatched_findings(schema, Dialect.GENERIC, targets)
 
 
 def node_facts_asked_again(schema: Any) -> list[str]:
@@ -191,19 +196,14 @@ def test_split_name_returns_a_fresh_list() -> None:
     assert split_name("getHTTPResponse") == ["get", "http", "response"]
 
 
-def test_named_property_answers_for_the_node_it_is_given() -> None:
-    """The facts are kept for the last node only: asking about another node never returns stale facts."""
+def test_property_facts_are_the_nodes() -> None:
     tool = make_tool({"name": "t", "parameters": AWKWARD_SCHEMA})
+    for node in tool.schema_nodes():
+        assert node.words == tuple(split_name(node.property_name)) and node.description == description_of(node.schema)
     nodes = {node.pointer: node for node in tool.schema_nodes()}
-    timeout, api_key = nodes["/0/parameters/properties/timeout"], nodes["/0/parameters/properties/api_key"]
-    for node in (timeout, api_key, api_key, timeout):
-        facts = named_property(node)
-        assert facts is not None and facts.schema is node.schema
-        assert facts.words == tuple(split_name(node.property_name)) and facts.types == schema_types(node.schema)
-        assert facts.description == description_of(node.schema)
-    assert named_property(nodes["/0/parameters"]) is None  # the root
-    assert named_property(nodes["/0/parameters/properties/flag"]) is None  # a boolean schema
-    assert named_property(timeout) is not None
+    assert nodes["/0/parameters/properties/api_key"].words == ("api", "key")
+    assert nodes["/0/parameters/properties/api_key"].description == "the API key"
+    assert nodes["/0/parameters"].words == () and nodes["/0/parameters/properties/flag"].description == ""
 
 
 def test_split_name_reads_whole_names_as_it_reads_their_parts() -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import inspect
-from collections.abc import Iterable, Mapping, Set
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
@@ -111,10 +111,7 @@ class Rule:
 
 
 class Nodes(enum.Enum):
-    """Which schema nodes a NodeRule looks at. The engine calls `check` only on those, so that a
-    rule about property names is not called on every `items` or `anyOf` branch. It is a filter in
-    front of `check`, not a replacement for the rule's own guards: `check` must stay correct on any
-    node (tests call it directly), and must yield nothing on the nodes its filter leaves out."""
+    """Which schema nodes a NodeRule reports on."""
 
     #: every node, whatever its schema (a rule that reports malformed schemas)
     ALL = "all"
@@ -122,95 +119,91 @@ class Nodes(enum.Enum):
     OBJECTS = "objects"
     #: nodes reached through `properties`, whatever their name or schema (`node.is_property`)
     PROPERTIES = "properties"
-    #: properties with a non-empty name and an object schema (`text.property_schema(node)` is not None)
+    #: properties with a non-empty name and an object schema
     NAMED_PROPERTIES = "named-properties"
 
-    @staticmethod
-    def of(node: SchemaNode) -> frozenset[Nodes]:
-        """The filters `node` passes (one of a few shared sets, so callers can key a cache on it)."""
-        is_object, is_property = node.is_mapping, node.is_property
-        return _PASSED[is_object, is_property, is_property and is_object and bool(node.property_name)]
+    def admit(self, node: SchemaNode) -> bool:
+        if self is Nodes.OBJECTS:
+            return node.is_mapping
+        if self is Nodes.PROPERTIES:
+            return node.is_property
+        if self is Nodes.NAMED_PROPERTIES:
+            return node.is_property and node.is_mapping and bool(node.property_name)
+        return True
 
 
-def _passed(is_object: bool, is_property: bool, is_named_property: bool) -> frozenset[Nodes]:
-    passed = {Nodes.ALL}
-    if is_object:
-        passed.add(Nodes.OBJECTS)
-    if is_property:
-        passed.add(Nodes.PROPERTIES)
-    if is_named_property:
-        passed.add(Nodes.NAMED_PROPERTIES)
-    return frozenset(passed)
+class NodeRule(Rule):
+    """A rule called on the sub-schemas of every tool's parameters that its declarations admit.
+
+    The declarations below say once which nodes the rule reports on, and only the engine tests
+    them (`applies`): `check` is never called on any other node and does not ask again.
+    """
+
+    scope = Scope.NODE
+    #: the kind of node (see Nodes)
+    nodes: ClassVar[Nodes] = Nodes.ALL
+    #: a schema with one of these types (as `schema_types` reads them) or one of these keywords;
+    #: both empty: any schema
+    types: ClassVar[frozenset[str]] = frozenset()
+    keywords: ClassVar[frozenset[str]] = frozenset()
+    #: a tool checked against one of these targets; empty: any tool
+    targets: ClassVar[frozenset[str]] = frozenset()
+
+    def applies_to_name(self, name: str) -> bool:
+        """Whether the rule reports on a property called `name` (asked of properties only): a rule
+        about names says no to the names it has nothing to say about. The default takes every name."""
+        return True
+
+    def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
+        raise NotImplementedError
 
 
-_PASSED = {
-    (is_object, is_property, is_named): _passed(is_object, is_property, is_named)
-    for is_object in (False, True)
-    for is_property in (False, True)
-    for is_named in (False, True)
-}
+def applies(rule: NodeRule, node: SchemaNode, targets: frozenset[str]) -> bool:
+    """Whether `rule` is called on `node` of a tool checked against `targets`: its declarations admit it."""
+    if not rule.nodes.admit(node):
+        return False
+    if rule.types or rule.keywords:
+        keywords = node.schema.keys() if node.is_mapping else NO_KEYWORDS
+        if rule.types.isdisjoint(node.types) and rule.keywords.isdisjoint(keywords):
+            return False
+    if rule.targets and rule.targets.isdisjoint(targets):
+        return False
+    return node.property_name is None or rule.applies_to_name(node.property_name)
 
 
 #: the keywords of a schema that is not an object
 NO_KEYWORDS: frozenset[str] = frozenset()
+#: what decides whether a node rule applies to a node: (its schema is an object, it is a property,
+#: its property name, its schema types, the dispatch keywords it has, the tool's targets)
+_NodeKind = tuple[bool, bool, str | None, frozenset[str], frozenset[str], frozenset[str]]
 
 
-class NodeRule(Rule):
-    scope = Scope.NODE
-    #: the nodes this rule can report on (see Nodes); the engine skips the others
-    nodes: ClassVar[Nodes] = Nodes.ALL
-    #: narrower still (optional): the rule reports only on a schema that has one of these types (as
-    #: `schema_types` reads them) or one of these keywords; the engine skips the others. As with
-    #: `nodes`, `check` stays correct on any node. Both empty: every node `nodes` lets through.
-    types: ClassVar[frozenset[str]] = frozenset()
-    keywords: ClassVar[frozenset[str]] = frozenset()
+class NodeDispatch:
+    """The node rules that apply to each node (`applies`), in rule order. The answer is kept per kind
+    of node: property names recur across tools and a run has a few sets of targets, so a run meets
+    far fewer kinds than nodes."""
 
-    @classmethod
-    def wants(cls, passed: frozenset[Nodes], types: frozenset[str], keywords: Set[str]) -> bool:
-        """Whether the engine calls `check` on a node that passes the `passed` filters (`Nodes.of`) and
-        whose schema has `types` and `keywords` (enough of them to include this rule's own)."""
-        if cls.nodes not in passed:
-            return False
-        if not cls.types and not cls.keywords:
-            return True
-        return not cls.types.isdisjoint(types) or not cls.keywords.isdisjoint(keywords)
+    #: kinds kept at most (names that never repeat: memory stays bounded)
+    MAX_KINDS = 65_536
 
-    def wants_name(self, name: str) -> bool:
-        """Whether the rule can report on a property called `name` (asked of properties only, once per
-        name and kind of node): a rule about names says no to the names it has nothing to say about,
-        and its `check` asks the same question. The default wants every name."""
-        return True
+    def __init__(self, rules: Sequence[NodeRule]) -> None:
+        self.rules = rules
+        #: the keywords some rule is dispatched on
+        self._keywords = frozenset().union(*(r.keywords for r in rules))
+        self._by_kind: dict[_NodeKind, list[NodeRule]] = {}
 
-    def wants_targets(self, targets: frozenset[str]) -> bool:
-        """Whether the rule can report on a tool checked against `targets` (asked once per set of targets
-        and kind of node): a rule about one target's mode says no when it is not among them, and its
-        `check` asks the same question. The default wants every set."""
-        return True
-
-    def wants_kind(
-        self,
-        passed: frozenset[Nodes],
-        types: frozenset[str],
-        keywords: Set[str],
-        name: str | None,
-        targets: frozenset[str],
-    ) -> bool:
-        """`wants`, `wants_name` (for a property, `name` not None) and `wants_targets` together: whether
-        the engine calls `check` on a node of this kind."""
-        return (
-            self.wants(passed, types, keywords)
-            and (name is None or self.wants_name(name))
-            and self.wants_targets(targets)
-        )
-
-    def wants_node(self, node: SchemaNode, targets: frozenset[str]) -> bool:
-        """`wants_kind` for one node of a tool checked against `targets` (tests and benchmarks; the
-        engine keeps its answers per kind of node)."""
-        keywords = frozenset(node.schema) if node.is_mapping else NO_KEYWORDS
-        return self.wants_kind(Nodes.of(node), node.types, keywords, node.property_name, targets)
-
-    def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
-        raise NotImplementedError
+    def rules_for(self, node: SchemaNode, targets: frozenset[str]) -> list[NodeRule]:
+        schema, is_object = node.schema, node.is_mapping
+        dispatch = self._keywords
+        # most schemas have none: then no new set is made and hashed for the key
+        keywords = NO_KEYWORDS if not is_object or dispatch.isdisjoint(schema) else dispatch.intersection(schema)
+        kind = (is_object, node.is_property, node.property_name, node.types, keywords, targets)
+        rules = self._by_kind.get(kind)
+        if rules is None:
+            if len(self._by_kind) >= self.MAX_KINDS:
+                self._by_kind.clear()
+            rules = self._by_kind[kind] = [r for r in self.rules if applies(r, node, targets)]
+        return rules
 
 
 class ToolRule(Rule):

@@ -112,13 +112,11 @@ class VagueParameterName(NodeRule):
     def vague_words(self) -> frozenset[str]:
         return merged(self.options.vague_words, self.options.extend_vague_words)
 
-    def wants_name(self, name: str) -> bool:
+    def applies_to_name(self, name: str) -> bool:
         return _is_single_letter(name) or words_in(split_name(name), self.vague_words)
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
-        name = node.property_name
-        if not node.is_property or not name or not self.wants_name(name):
-            return
+        name = node.property_name or ""
         if _is_single_letter(name):
             if self.options.allow_described_single_letters and description_of(node.schema).strip():
                 return

@@ -54,11 +54,10 @@ class InvalidPropertyName(NodeRule):
     nodes = Nodes.PROPERTIES
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
-        if not node.is_property or node.property_name is None or node.parent is None:
-            return
-        subject = "property-name" if node.parent.is_root else "nested-property-name"
+        top_level = node.parent is not None and node.parent.is_root
+        subject = "property-name" if top_level else "nested-property-name"
         finding = name_finding(
-            "property name", node.property_name, node.tool, context, subject, node.pointer, allow_dash=False
+            "property name", node.property_name or "", node.tool, context, subject, node.pointer, allow_dash=False
         )
         if finding is not None:
             finding.key = True

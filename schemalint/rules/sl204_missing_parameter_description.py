@@ -5,7 +5,6 @@ from collections.abc import Iterable
 from schemalint.diagnostics import Finding
 from schemalint.model import SchemaNode, Severity
 from schemalint.rules.base import LintContext, NodeRule, Nodes
-from schemalint.text import named_property
 
 
 class MissingParameterDescription(NodeRule):
@@ -47,10 +46,7 @@ class MissingParameterDescription(NodeRule):
     nodes = Nodes.NAMED_PROPERTIES
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
-        prop = named_property(node)
-        if prop is None or "$ref" in prop.schema:
-            return
-        if prop.description.strip():
+        if "$ref" in node.schema or node.description.strip():
             return
         yield Finding(
             f"parameter `{node.property_name}` has no description; say what it holds, its format and where the "

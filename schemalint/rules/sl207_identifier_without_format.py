@@ -11,7 +11,6 @@ from schemalint.text import (
     is_constrained_string,
     last_word_in,
     merged,
-    named_property,
     text_gives_example_or_format,
 )
 
@@ -79,19 +78,16 @@ class IdentifierWithoutFormat(NodeRule):
     def identifier_words(self) -> frozenset[str]:
         return merged(IDENTIFIER_WORDS, self.options.extend_identifier_words)
 
-    def wants_name(self, name: str) -> bool:
+    def applies_to_name(self, name: str) -> bool:
         return last_word_in(name, self.identifier_words)
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
-        prop = named_property(node)
-        if prop is None or not self.wants_name(prop.name):
-            return
         strings = _identifier_strings(node)
         if "string" not in schema_types(strings):
             return
         if is_constrained_string(strings) or "examples" in strings or "example" in strings:
             return
-        if text_gives_example_or_format(prop.description + " " + description_of(strings)):
+        if text_gives_example_or_format(node.description + " " + description_of(strings)):
             return
         yield Finding(
             f"identifier `{node.property_name}` has no pattern, format or example; give its shape "

@@ -56,8 +56,6 @@ class CompositionKeyword(NodeRule):
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         schema = node.schema
-        if not node.is_mapping or _COMPOSITION.isdisjoint(schema):
-            return
         nullable = nullable_union_branch(schema)
         for keyword in COMPOSITION_KEYWORDS:
             if keyword not in schema:

@@ -12,7 +12,6 @@ from schemalint.text import (
     merged,
     name_has_unit,
     name_style,
-    named_property,
     sibling_names,
     split_name,
     text_mentions_unit,
@@ -171,26 +170,23 @@ class UnitlessQuantity(NodeRule):
             return None
         return words[index]
 
-    def wants_name(self, name: str) -> bool:
+    def applies_to_name(self, name: str) -> bool:
         return self._quantity(split_name(name)) is not None
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
-        prop = named_property(node)
-        if prop is None or not prop.types & {"number", "integer"}:
-            return
-        words = prop.words
-        quantity = self._quantity(words)
-        if quantity is None:
-            return
-        description = prop.description
-        if quantity in _COUNT_OR_DATA and (prop.word_set & _COUNT_PREFIXES or not _about_data(words, description)):
+        words = node.words
+        quantity = self._quantity(words) or ""
+        description = node.description
+        if quantity in _COUNT_OR_DATA and (
+            not _COUNT_PREFIXES.isdisjoint(words) or not _about_data(words, description)
+        ):
             return
         if text_mentions_unit(description, self.options.extend_units) or _DIMENSIONLESS.search(description):
             return
         if _unit_given_by_sibling(node):
             return
         yield Finding(
-            f"`{node.property_name}` is a quantity ({quantity}) with no unit; {_advice(prop.name, words, quantity)}",
+            f"`{node.property_name}` is a quantity ({quantity}) with no unit; {_advice(node.property_name or '', words, quantity)}",
             node.pointer,
             key=True,
             data={"parameter": node.property_name, "quantity": quantity},

@@ -6,7 +6,7 @@ from functools import cached_property
 from schemalint.diagnostics import Finding
 from schemalint.model import SchemaNode, Severity
 from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options
-from schemalint.text import is_constrained_string, last_word_in, lists_values, merged, named_property
+from schemalint.text import is_constrained_string, last_word_in, lists_values, merged
 
 ENUM_WORDS = tuple(
     """
@@ -75,12 +75,11 @@ class EnumCandidate(NodeRule):
         return merged(self.options.enum_words, self.options.extend_enum_words)
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
-        prop = named_property(node)
-        if prop is None or prop.types != {"string"} or is_constrained_string(prop.schema):
+        if node.types != {"string"} or is_constrained_string(node.schema):  # not a nullable string either
             return
-        if last_word_in(prop.name, self.enum_words):
+        if last_word_in(node.property_name or "", self.enum_words):
             why = "its name suggests a fixed set of values; list them"
-        elif lists_values(prop.description):
+        elif lists_values(node.description):
             why = "its description lists the values it takes; put them in an"
         else:
             return

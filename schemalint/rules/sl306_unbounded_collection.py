@@ -7,7 +7,6 @@ from schemalint.diagnostics import Finding, Fix, PatchOperation
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import SchemaNode, Severity, join_pointer
 from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options
-from schemalint.text import named_property
 
 #: Names of a parameter that sets how many results come back.
 RESULT_COUNT_NAMES = frozenset(
@@ -93,12 +92,9 @@ class UnboundedCollection(NodeRule):
     Options = Options
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
-        prop = named_property(node)
-        if prop is None:
-            return
-        schema, types, description = prop.schema, prop.types, prop.description
+        schema, types, description = node.schema, node.types, node.description
         if types & {"integer", "number"}:
-            name = "_".join(prop.words)
+            name = "_".join(node.words)
             if name in AMBIGUOUS_COUNT_NAMES:
                 if not _ABOUT_RESULTS.search(description):
                     return

@@ -7,7 +7,7 @@ from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import SchemaNode, Severity
 from schemalint.rules.base import LintContext, NodeRule, Nodes
-from schemalint.text import is_constrained_string, lists_values, named_property, split_name, text_states_date_format
+from schemalint.text import is_constrained_string, lists_values, split_name, text_states_date_format
 
 #: Name words that make a string a date or time.
 DATE_WORDS = frozenset(
@@ -105,22 +105,19 @@ class DatetimeWithoutFormat(NodeRule):
     nodes = Nodes.NAMED_PROPERTIES
     types = frozenset({"string"})
 
-    def wants_name(self, name: str) -> bool:
+    def applies_to_name(self, name: str) -> bool:
         return looks_like_datetime(name)
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
-        prop = named_property(node)
-        if prop is None or "string" not in prop.types or not looks_like_datetime(prop.name):
-            return
-        schema = prop.schema
+        schema = node.schema
         if is_constrained_string(schema) or "examples" in schema:
             return
         default = schema.get("default")
-        if text_states_date_format(prop.description) or (isinstance(default, str) and text_states_date_format(default)):
+        if text_states_date_format(node.description) or (isinstance(default, str) and text_states_date_format(default)):
             return
-        if lists_values(prop.description, loosely=True):  # `time`: "all, hour, day" is a choice, not a date
+        if lists_values(node.description, loosely=True):  # `time`: "all, hour, day" is a choice, not a date
             return
-        if _NOT_A_DATE_TEXT.search(prop.description):
+        if _NOT_A_DATE_TEXT.search(node.description):
             return
         yield Finding(
             f'`{node.property_name}` is a date/time string with no format; add `"format": "date-time"` (or '

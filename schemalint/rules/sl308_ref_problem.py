@@ -121,7 +121,7 @@ class RefProblem(NodeRule):
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         schema = node.schema
-        if not isinstance(schema, dict) or not isinstance(schema.get("$ref"), str):
+        if not isinstance(schema["$ref"], str):
             return
         ref: str = schema["$ref"]
         pointer = join_pointer(node.pointer, "$ref")

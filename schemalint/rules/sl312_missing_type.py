@@ -8,7 +8,6 @@ from schemalint.diagnostics import Finding, Fix, PatchOperation
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import SchemaNode, Severity, join_pointer
 from schemalint.rules.base import LintContext, NodeRule, Nodes
-from schemalint.text import named_property
 
 #: Keywords that give a property its type when `type` itself is absent.
 TYPE_GIVING = frozenset(("type", "enum", "const", "$ref", "anyOf", "oneOf", "allOf"))
@@ -61,17 +60,14 @@ class MissingType(NodeRule):
     nodes = Nodes.NAMED_PROPERTIES
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
-        prop = named_property(node)
-        if prop is None:
-            return
-        if not TYPE_GIVING.isdisjoint(prop.schema) or _ANY_VALUE.search(prop.description):
+        if not TYPE_GIVING.isdisjoint(node.schema) or _ANY_VALUE.search(node.description):
             return
         yield Finding(
             f"property `{node.property_name}` has no `type`; the model may send any JSON value",
             node.pointer,
             key=True,
             data={"parameter": node.property_name},
-            fix=_type_from_values(node.pointer, prop.schema),
+            fix=_type_from_values(node.pointer, node.schema),
         )
 
 

@@ -59,22 +59,16 @@ class StrictOptionalProperty(NodeRule):
     summary = "OpenAI strict mode: a property is not in `required` (optional must be nullable instead)"
     fixable = ("unsafe",)
     nodes = Nodes.PROPERTIES
-
-    def wants_targets(self, targets: frozenset[str]) -> bool:
-        return OPENAI_STRICT in targets
+    targets = frozenset({OPENAI_STRICT})
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
-        if not node.is_property or node.parent is None or node.property_name is None:
+        parent, name = node.parent, node.property_name
+        assert parent is not None and name is not None  # a property has both
+        required = parent.schema.get("required") if is_mapping(parent.schema) else None
+        if isinstance(required, list) and name in required:
             return
-        if not self.wants_targets(context.targets(node.tool)):
-            return
-        parent = node.parent.schema
-        required = parent.get("required") if is_mapping(parent) else None
-        if isinstance(required, list) and node.property_name in required:
-            return
-        name = node.property_name
         nullable_text, nullable_ops = _make_nullable(node.schema, node.pointer)
-        required_path = join_pointer(node.parent.pointer, "required")
+        required_path = join_pointer(parent.pointer, "required")
         required_op = (
             PatchOperation("add", join_pointer(required_path, "-"), name)
             if isinstance(required, list)

@@ -11,7 +11,7 @@ from schemalint.model import SchemaNode, Severity, join_pointer
 from schemalint.providers import GEMINI, GEMINI_REPLACEMENTS, Kind, Row, When, label, rows_for
 from schemalint.rules._provider_support import ordered_targets
 from schemalint.rules.base import LintContext, NodeRule, Nodes
-from schemalint.schema_facts import has_typed_items, is_local_definition_ref, recursive_refs, regex_is_complex
+from schemalint.schema_facts import has_typed_items, is_local_definition_ref, is_recursive_ref, regex_is_complex
 from schemalint.targets import finding_severity, is_forwarded
 
 
@@ -85,18 +85,12 @@ class UnsupportedKeyword(NodeRule):
     summary = "a keyword a target rejects or ignores (table in schemalint/providers.py, with sources)"
     nodes = Nodes.OBJECTS
 
-    def __init__(self, options: Any = None) -> None:
-        super().__init__(options)
-        self._recursive: tuple[Any, frozenset[str]] | None = None
-
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         schema = node.schema
-        if not node.is_mapping:
-            return
         row_keywords, any_always = _rows_of(context.targets(node.tool), node.is_root)
         if not any_always and row_keywords.isdisjoint(schema):
             return  # most schemas use no keyword any target has a row for
-        reported: set[int] = set()  # ids of the rows reported: a Row's dataclass hash reads all its fields
+        reported: set[Row] = set()
         for target in ordered_targets(node.tool, context):
             if target == GEMINI and sends_json_schema(node.tool):
                 continue  # the `gemini` rows are about `parameters` (OpenAPI subset), not JSON Schema
@@ -105,14 +99,14 @@ class UnsupportedKeyword(NodeRule):
                 continue  # most schemas use no keyword the target has a row for
             candidates = [*always, *(row for keyword in schema if keyword in by_keyword for row in by_keyword[keyword])]
             for row in candidates:
-                if id(row) in reported or (row.conflicts_with and is_forwarded(node.tool)):
+                if row in reported or (row.conflicts_with and is_forwarded(node.tool)):
                     continue
                 if row.when is When.BOOLEAN_SUBSCHEMA:
                     for keyword, pointer, detail in _boolean_subschemas(row, node):
                         yield _finding(row, node, keyword, detail, pointer, row.fix, key=False)
                     continue
                 for keyword, detail in self._violations(row, node):
-                    reported.add(id(row))
+                    reported.add(row)
                     fix = GEMINI_REPLACEMENTS.get(keyword, row.fix) if row.target == GEMINI else row.fix
                     if node.is_root and row.root_fix:
                         fix = row.root_fix
@@ -163,17 +157,10 @@ class UnsupportedKeyword(NodeRule):
             if isinstance(value, str) and regex_is_complex(value):
                 yield key, "a `pattern` with lookaround or backreferences"
         elif when is When.RECURSIVE_REF:
-            if value in self._recursive_refs(node):
+            if isinstance(value, str) and is_recursive_ref(node.tool.parameters, value):
                 yield key, f"a recursive `$ref` ({value})"
         elif when is When.NON_LOCAL_REF and not is_local_definition_ref(value):
             yield key, f"`$ref: {json.dumps(value)}` (only `#` and `#/$defs/<name>` resolve)"
-
-    def _recursive_refs(self, node: SchemaNode) -> frozenset[str]:
-        """Cycles of the tool being walked (nodes arrive tool by tool, so one cached tool is enough)."""
-        parameters = node.tool.parameters
-        if self._recursive is None or self._recursive[0] is not parameters:
-            self._recursive = (parameters, recursive_refs(parameters))
-        return self._recursive[1]
 
 
 def _finding(row: Row, node: SchemaNode, keyword: str, detail: str, pointer: str, fix: str, *, key: bool) -> Finding:

@@ -13,7 +13,6 @@ from schemalint.text import (
     is_constrained_string,
     last_word_in,
     merged,
-    named_property,
     sibling_names,
     split_name,
 )
@@ -103,20 +102,17 @@ class UnconstrainedPath(NodeRule):
     def path_words(self) -> frozenset[str]:
         return merged(PATH_WORDS, self.options.extend_path_words)
 
-    def wants_name(self, name: str) -> bool:
+    def applies_to_name(self, name: str) -> bool:
         return last_word_in(name, self.path_words)
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
-        prop = named_property(node)
-        if prop is None or not self.wants_name(prop.name):
-            return
-        schema, words = prop.schema, prop.words
-        strings = schema.get("items") if prop.types == {"array"} else schema
+        schema, words = node.schema, node.words
+        strings = schema.get("items") if node.types == {"array"} else schema
         if not isinstance(strings, dict) or "string" not in schema_types(strings):
             return
         if is_constrained_string(strings) or is_constrained_string(schema):
             return
-        if _STATED_CONSTRAINT.search(prop.description + " " + description_of(strings)):
+        if _STATED_CONSTRAINT.search(node.description + " " + description_of(strings)):
             return
         if words[-1] not in _URL_WORDS and _inside_remote_container(node):
             return

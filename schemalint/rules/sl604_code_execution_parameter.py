@@ -7,7 +7,7 @@ from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import SchemaNode, Severity
 from schemalint.rules.base import LintContext, NodeRule, Nodes
-from schemalint.text import named_property, split_name
+from schemalint.text import split_name
 
 #: Name words that are code whatever the description says.
 CODE_WORDS = frozenset("script shell sql bash powershell cmd javascript python jscode pycode".split())
@@ -74,19 +74,16 @@ class CodeExecutionParameter(NodeRule):
     nodes = Nodes.NAMED_PROPERTIES
     types = frozenset({"string"})
 
-    def wants_name(self, name: str) -> bool:
+    def applies_to_name(self, name: str) -> bool:
         words = frozenset(split_name(name))
         return bool(words & _CODE_OR_MAYBE) and not words & _NOT_CODE
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
-        prop = named_property(node)
-        if prop is None or not self.wants_name(prop.name):
-            return
-        schema = prop.schema
-        if "string" not in prop.types or "enum" in schema or "const" in schema:
+        schema = node.schema
+        if "enum" in schema or "const" in schema:
             return
         # a word such as "query" or "expression" is code only when the description says so
-        if not prop.word_set & CODE_WORDS and not _CODE_TEXT.search(prop.description):
+        if CODE_WORDS.isdisjoint(node.words) and not _CODE_TEXT.search(node.description):
             return
         yield Finding(
             f"`{node.property_name}` takes code or commands to execute; prefer narrow typed parameters, or "

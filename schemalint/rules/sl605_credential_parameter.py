@@ -7,7 +7,7 @@ from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import SchemaNode, Severity
 from schemalint.rules.base import LintContext, NodeRule, Nodes
-from schemalint.text import named_property, split_name
+from schemalint.text import split_name
 
 #: Final name words that are a credential on their own.
 CREDENTIAL_WORDS = frozenset(
@@ -109,7 +109,7 @@ class CredentialParameter(NodeRule):
     summary = "a password/token/api_key/secret parameter: credentials should not pass through the model"
     nodes = Nodes.NAMED_PROPERTIES
 
-    def wants_name(self, name: str) -> bool:
+    def applies_to_name(self, name: str) -> bool:
         """A credential word or pair at the end, or `token`/`key` (a credential if the description says so)."""
         words = split_name(name)
         if not words or not _NOT_CREDENTIAL.isdisjoint(words):
@@ -119,13 +119,10 @@ class CredentialParameter(NodeRule):
         return len(words) >= 2 and (words[-2], words[-1]) == ("session", "id")
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
-        prop = named_property(node)
-        if prop is None or not self.wants_name(prop.name):
-            return
-        words = prop.words
+        words = node.words
         if not (words[-1] in CREDENTIAL_WORDS or _is_credential_pair(words)):
             auth_text = _AUTH_TEXT if words[-1] in ("token", "key") else _SIGN_IN_TEXT
-            if not auth_text.search(prop.description):
+            if not auth_text.search(node.description):
                 return
         yield Finding(
             f"`{node.property_name}` takes a credential through the model; keep secrets in the server's "

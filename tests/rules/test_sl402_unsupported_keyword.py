@@ -11,7 +11,7 @@ from schemalint.model import Dialect, Severity
 from schemalint.providers import TARGETS
 from schemalint.rules.base import LintContext
 from schemalint.rules.sl402_unsupported_keyword import UnsupportedKeyword
-from schemalint.testing import make_tool, run_rule
+from schemalint.testing import make_tool, node_findings, run_rule
 
 from ..strategies import json_schemas
 
@@ -196,7 +196,7 @@ def _every_target_findings(schema: Any) -> list[tuple[str, str, Any]]:
     tool = make_tool({"name": "t", "parameters": schema})
     context = LintContext({id(tool): frozenset(TARGETS)})
     rule = UnsupportedKeyword()
-    return [(f.pointer, f.message, f.data) for node in tool.schema_nodes() for f in rule.check(node, context)]
+    return [(f.pointer, f.message, f.data) for f in node_findings(rule, tool, context)]
 
 
 def _without_root_shortcut(schema: Any) -> list[tuple[str, str, Any]]:
@@ -283,8 +283,7 @@ def test_gemini_json_schema_parameters_are_not_held_to_the_openapi_subset() -> N
         found = run_rule(UnsupportedKeyword(), [{"name": "get_x", "parameters": json_schema}], Dialect.GEMINI)
         assert found  # the same schema as `parameters` breaks the OpenAPI subset
         context = LintContext({id(tool): frozenset({"gemini"})})
-        nodes = tool.schema_nodes()
-        got = [f for node in nodes for f in UnsupportedKeyword().check(node, context)]
+        got = node_findings(UnsupportedKeyword(), tool, context)
         assert bool(got) is not expected, (key, [f.message for f in got])
 
 
