@@ -29,12 +29,14 @@ class InvalidPropertyName(NodeRule):
 
     ## Example
     ```json
-    {"type": "object", "properties": {"order id": {"type": "string"}}}
+    {"name": "get_order", "description": "...",
+     "input_schema": {"type": "object", "properties": {"order id": {"type": "string"}}}}
     ```
 
     ## Use instead
     ```json
-    {"type": "object", "properties": {"order_id": {"type": "string"}}}
+    {"name": "get_order", "description": "...",
+     "input_schema": {"type": "object", "properties": {"order_id": {"type": "string"}}}}
     ```
 
     ## Options

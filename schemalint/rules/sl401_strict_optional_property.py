@@ -28,14 +28,16 @@ class StrictOptionalProperty(NodeRule):
 
     ## Example
     ```json
-    {"type": "object", "additionalProperties": false, "required": ["city"],
-     "properties": {"city": {"type": "string"}, "note": {"type": "string"}}}
+    {"name": "get_weather", "strict": true, "parameters": {
+      "type": "object", "additionalProperties": false, "required": ["city"],
+      "properties": {"city": {"type": "string"}, "note": {"type": "string"}}}}
     ```
 
     ## Use instead
     ```json
-    {"type": "object", "additionalProperties": false, "required": ["city", "note"],
-     "properties": {"city": {"type": "string"}, "note": {"type": ["string", "null"]}}}
+    {"name": "get_weather", "strict": true, "parameters": {
+      "type": "object", "additionalProperties": false, "required": ["city", "note"],
+      "properties": {"city": {"type": "string"}, "note": {"type": ["string", "null"]}}}}
     ```
 
     ## Options

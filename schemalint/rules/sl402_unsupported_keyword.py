@@ -54,14 +54,16 @@ class UnsupportedKeyword(NodeRule):
     (SL404 says which).
 
     ## Example
+    `oneOf` under OpenAI strict mode (or Gemini):
     ```json
-    {"type": "object", "properties": {"amount": {"oneOf": [{"type": "integer"}, {"type": "string"}]}}}
+    {"name": "refund", "strict": true, "parameters": {"type": "object", "additionalProperties": false,
+      "required": ["amount"], "properties": {"amount": {"oneOf": [{"type": "integer"}, {"type": "string"}]}}}}
     ```
-    under OpenAI strict mode or Gemini.
 
     ## Use instead
     ```json
-    {"type": "object", "properties": {"amount": {"anyOf": [{"type": "integer"}, {"type": "string"}]}}}
+    {"name": "refund", "strict": true, "parameters": {"type": "object", "additionalProperties": false,
+      "required": ["amount"], "properties": {"amount": {"anyOf": [{"type": "integer"}, {"type": "string"}]}}}}
     ```
 
     ## Options

@@ -50,8 +50,9 @@ class SdkRewrite(ToolRule):
     ## Example
     A strict OpenAI tool used through openai-agents:
     ```json
-    {"type": "object", "additionalProperties": false, "required": ["city"],
-     "properties": {"city": {"type": "string"}, "note": {"type": "string"}}}
+    {"name": "get_weather", "strict": true, "parameters": {
+      "type": "object", "additionalProperties": false, "required": ["city"],
+      "properties": {"city": {"type": "string"}, "note": {"type": "string"}}}}
     ```
     openai-agents makes `note` required, still as a plain string.
 

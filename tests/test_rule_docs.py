@@ -1,0 +1,87 @@
+"""Every rule's documentation runs: its `## Example` fires the rule and its `## Use instead` does not.
+
+A JSON block is read as the rule reads it: a list of tools is a tool set, an object with a `name`
+a tool, an object with schema keywords a tool's parameters, and any other object the properties of
+one. An example in prose (a 1,500-character description, 45 tools) is skipped, by name, below.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+from schemalint.model import Dialect
+from schemalint.rules import all_rules
+from schemalint.rules.base import Rule, Scope
+from schemalint.testing import run_rule
+
+CHECKED_RULES = [rule for rule in all_rules() if rule.scope in (Scope.NODE, Scope.TOOL, Scope.TOOLSET)]
+#: documented examples the rule does not flag (yet): the test fails when one starts to
+KNOWN_SILENT = {"SL502": "the static embedding backend does not pair these paraphrases"}
+#: keywords that make a JSON object a schema rather than a map of properties
+SCHEMA_KEYWORDS = frozenset({"type", "properties", "$ref", "anyOf", "oneOf", "allOf", "items", "enum"})
+#: the keys under which dialects other than the generic one hold the parameters
+PARAMETER_KEYS = {"inputSchema": Dialect.MCP, "input_schema": Dialect.ANTHROPIC}
+
+
+def section(rule: type[Rule], title: str) -> str:
+    """The text of the `## title` section of the rule's documentation ('' when it has none)."""
+    match = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## |\Z)", rule.docs(), re.MULTILINE | re.DOTALL)
+    return match.group(1) if match else ""
+
+
+def json_block(text: str) -> Any:
+    """The first ```json block of `text`, parsed; None when the section is prose."""
+    match = re.search(r"```json\n(.*?)```", text, re.DOTALL)
+    return json.loads(match.group(1)) if match else None
+
+
+def as_tools(value: Any) -> tuple[list[dict[str, Any]], Dialect]:
+    """The tool definitions a documentation block stands for, and their dialect."""
+    if isinstance(value, list):
+        tools = value
+    elif "name" in value and not SCHEMA_KEYWORDS & value.keys():
+        tools = [value]
+    elif SCHEMA_KEYWORDS & value.keys():
+        tools = [{"name": "get_order", "description": "Gets an order.", "parameters": value}]
+    else:
+        tools = [{"name": "get_order", "description": "Gets an order.", "parameters": {"properties": value}}]
+    dialect = Dialect.GENERIC
+    for tool in tools:
+        for key, key_dialect in PARAMETER_KEYS.items():
+            if key in tool:
+                tool["parameters"], dialect = tool.pop(key), key_dialect
+    return tools, dialect
+
+
+def findings(rule: type[Rule], value: Any) -> list[str]:
+    tools, dialect = as_tools(value)
+    return [f.message for f in run_rule(rule(), tools, dialect)]
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        pytest.param(rule, marks=pytest.mark.xfail(reason=KNOWN_SILENT[rule.code], strict=True))
+        if rule.code in KNOWN_SILENT
+        else rule
+        for rule in CHECKED_RULES
+    ],
+    ids=lambda r: r.code,
+)
+def test_example_fires_the_rule(rule: type[Rule]) -> None:
+    example = json_block(section(rule, "Example"))
+    if example is None:
+        pytest.skip(f"{rule.code}'s example is prose")
+    assert findings(rule, example), f"{rule.code}: its documented example gives no finding"
+
+
+@pytest.mark.parametrize("rule", CHECKED_RULES, ids=lambda r: r.code)
+def test_use_instead_does_not_fire(rule: type[Rule]) -> None:
+    fixed = json_block(section(rule, "Use instead"))
+    if fixed is None:
+        pytest.skip(f"{rule.code}'s advice is prose")
+    assert not findings(rule, fixed), f"{rule.code}: its documented fix still fires"
