@@ -8,6 +8,7 @@ from schemalint.model import Dialect, Request, Severity, Tool
 from schemalint.rules._retries import has_idempotency_key, states_safe_retry
 from schemalint.rules.base import LintContext, RequestRule
 from schemalint.rules.sl205_undocumented_side_effects import Options
+from schemalint.rules.sl702_missing_idempotency_key import REPEAT_UNSAFE_VERBS
 from schemalint.text import ALL_VERBS, action_verb, merged, split_name
 
 #: the APIs whose parallel calls are on unless the request turns them off: OpenAI's
@@ -25,7 +26,8 @@ class ParallelUnsafeWrites(RequestRule):
     action verb is one of SL205's writing verbs (`create`, `update`, `delete`, `send`, `pay`,
     `run`, ...); it is safe when it takes a key (`idempotency_key`, `client_request_id`, ...) or its
     description says retries are safe ("idempotent", "safe to retry", "幂等"), the vocabulary SL702
-    uses. The finding names the tools.
+    uses. The finding names the tools, those that do something again when repeated (SL702's verbs:
+    `create`, `send`, `pay`, `book`, ...) first.
 
     ## Why is this bad?
     Parallel calls are safe when they have no data dependency and are read-only or idempotent.
@@ -75,7 +77,11 @@ class ParallelUnsafeWrites(RequestRule):
             return
         if request.tool_choice is not None and request.tool_choice.mode == "none":
             return
-        unsafe = [tool.display_name for tool in request.tools if self._unsafe_write(tool)]
+        verbs = {tool.display_name: self._unsafe_verb(tool) for tool in request.tools}
+        # the writes that do something again when repeated (SL702's verbs: create, send, pay...) first
+        unsafe = sorted(
+            (name for name, verb in verbs.items() if verb), key=lambda n: verbs[n] not in REPEAT_UNSAFE_VERBS
+        )
         if not unsafe:
             return
         shown = ", ".join(f"`{name}`" for name in unsafe[:5]) + (
@@ -95,6 +101,9 @@ class ParallelUnsafeWrites(RequestRule):
             data={"tools": unsafe},
         )
 
-    def _unsafe_write(self, tool: Tool) -> bool:
+    def _unsafe_verb(self, tool: Tool) -> str | None:
+        """The writing verb of a tool that is neither keyed nor documented idempotent, else None."""
         verb = action_verb(split_name(tool.name or ""), ALL_VERBS | self.writing_verbs)
-        return verb in self.writing_verbs and not has_idempotency_key(tool) and not states_safe_retry(tool)
+        if verb not in self.writing_verbs or has_idempotency_key(tool) or states_safe_retry(tool):
+            return None
+        return verb
