@@ -586,7 +586,7 @@ class _FixtureLinker:
         self.candidates = candidates
         self.by_path = {resolve_path(Path(s.path)): s for s in candidates}
         self._tools: dict[str, list[Tool]] = {}
-        self._sets: list[list[Tool]] | None = None
+        self._sets: dict[str, list[Tool]] | None = None
 
     def definitions(self, source: SourceResult) -> list[Tool]:
         """The file's tools; a worker's slim copy (its text only) is read again."""
@@ -609,13 +609,15 @@ class _FixtureLinker:
             names = {name for name, _ in fixture.listed}
         else:
             names = {case.tool for case in fixture.cases if case.tool is not None}
-        best: list[Tool] | None = None
-        best_overlap = 0
-        for tools in self._tool_sets():
-            overlap = len(names.intersection(tool.name for tool in tools))
-            if overlap > best_overlap:
-                best, best_overlap = tools, overlap
-        return best
+        # the most of its names; then the set nearest the fixture, then by name: not the order files were named in
+        ranked = [
+            (len(names.intersection(tool.name for tool in tools)), _shared_folders(source.path, key), key, tools)
+            for key, tools in self._tool_sets().items()
+        ]
+        ranked = [entry for entry in ranked if entry[0] > 0]
+        if not ranked:
+            return None
+        return min(ranked, key=lambda entry: (-entry[0], -entry[1], entry[2]))[3]
 
     def _linked_file(self, config: Config, target: str) -> list[Tool]:
         path = resolve_path(config.root / target)
@@ -628,15 +630,24 @@ class _FixtureLinker:
             raise LoadError(f"the tool file `fixtures` links to this fixture, {target}: {reason}")
         return loaded.tools
 
-    def _tool_sets(self) -> list[list[Tool]]:
+    def _tool_sets(self) -> dict[str, list[Tool]]:
         if self._sets is None:
-            sets: dict[str, list[Tool]] = {}
+            self._sets = {}
             for source in self.candidates:
                 tools = self.definitions(source)
                 if tools:
-                    sets.setdefault(toolset_key(source.path, source.config), []).extend(tools)
-            self._sets = list(sets.values())
+                    self._sets.setdefault(toolset_key(source.path, source.config), []).extend(tools)
         return self._sets
+
+
+def _shared_folders(path: str, key: str) -> int:
+    """How many leading folders a fixture's path shares with a tool set's file (or `root::name` key)."""
+    shared = 0
+    for mine, theirs in zip(Path(path).parent.parts, Path(key.rpartition("::")[2]).parent.parts, strict=False):
+        if mine != theirs:
+            break
+        shared += 1
+    return shared
 
 
 def _place_tool_findings(

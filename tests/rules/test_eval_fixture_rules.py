@@ -200,3 +200,14 @@ def test_parallel_runs_link_fixtures_as_serial_runs_do(repo: Path, monkeypatch: 
     serial = run([repo], jobs=1)
     assert "SL812" in codes(serial)
     assert [(d.path, d.code, d.span) for d in run([repo], jobs=2)] == [(d.path, d.code, d.span) for d in serial]
+
+
+def test_a_tie_goes_to_the_nearest_set_whatever_the_order_files_are_named_in(repo: Path) -> None:
+    loose = [{**TOOLS[0], "inputSchema": {"type": "object", "properties": {"invoice_number": {"type": "integer"}}}}]
+    write(repo / "a_other" / "tools.json", {"tools": loose})
+    write(repo / "tools" / "billing.json", {"tools": [TOOLS[0]]})
+    cases = [{"input": "x", "expect": {"tool": "get_invoice", "args": {"invoice_number": 7}}}]
+    write(repo / "tools" / "evals.json", {"tools": ["get_invoice"], "cases": cases})
+    for order in ([repo / "a_other", repo / "tools"], [repo / "tools", repo / "a_other"]):
+        # the set beside the fixture wins, where the integer is not a string
+        assert [d.path for d in run(order) if d.code == "SL812"] == ["tools/evals.json"]
