@@ -1,4 +1,5 @@
-"""Every rule's documentation runs: its `## Example` fires the rule and its `## Use instead` does not.
+"""Every rule's documentation runs: its `## Example` fires the rule and its `## Use instead` does not;
+its `## Options` is written from its Options class.
 
 A JSON block is read as the rule reads it: a list of tools is a tool set, an object with a `name`
 a tool, an object with schema keywords a tool's parameters, and any other object the properties of
@@ -7,6 +8,8 @@ one. An example in prose (a 1,500-character description, 45 tools) is skipped, b
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 import json
 import re
 from typing import Any
@@ -14,8 +17,8 @@ from typing import Any
 import pytest
 
 from schemalint.model import Dialect
-from schemalint.rules import all_rules
-from schemalint.rules.base import Rule, Scope
+from schemalint.rules import all_rules, rules_by_code
+from schemalint.rules.base import Rule, Scope, option_docs
 from schemalint.testing import run_rule
 
 CHECKED_RULES = [rule for rule in all_rules() if rule.scope in (Scope.NODE, Scope.TOOL, Scope.TOOLSET)]
@@ -29,7 +32,11 @@ PARAMETER_KEYS = {"inputSchema": Dialect.MCP, "input_schema": Dialect.ANTHROPIC}
 
 def section(rule: type[Rule], title: str) -> str:
     """The text of the `## title` section of the rule's documentation ('' when it has none)."""
-    match = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## |\Z)", rule.docs(), re.MULTILINE | re.DOTALL)
+    return section_of(rule.docs(), title)
+
+
+def section_of(docs: str, title: str) -> str:
+    match = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## |\Z)", docs, re.MULTILINE | re.DOTALL)
     return match.group(1) if match else ""
 
 
@@ -85,3 +92,26 @@ def test_use_instead_does_not_fire(rule: type[Rule]) -> None:
     if fixed is None:
         pytest.skip(f"{rule.code}'s advice is prose")
     assert not findings(rule, fixed), f"{rule.code}: its documented fix still fires"
+
+
+@pytest.mark.parametrize(
+    "rule", [rule for rule in all_rules() if dataclasses.fields(rule.Options)], ids=lambda r: r.code
+)
+def test_options_are_documented_once(rule: type[Rule]) -> None:
+    """`## Options` lists every field with its docstring; the rule's own docstring lists none by hand."""
+    described = option_docs(rule.Options)
+    listed = section(rule, "Options")
+    for field in dataclasses.fields(rule.Options):
+        assert described.get(field.name), f"{rule.code}: option `{field.name}` has no docstring"
+        assert listed.count(f"- `{field.name.replace('_', '-')}` (") == 1, f"{rule.code}: `{field.name}`"
+    assert "- `" not in section_of(inspect.cleandoc(rule.__doc__ or ""), "Options")
+
+
+def test_options_section_shows_type_default_and_docstring() -> None:
+    docs = rules_by_code()["SL106"].docs()
+    assert docs.index("## Use instead") < docs.index("## Options") < docs.index("## Severity")
+    assert "- `allow-described-single-letters` (bool, default true): Accept a one-letter name" in docs
+    assert "- `extend-vague-words` (list of str, default `[]`): Words added to `vague-words`." in docs
+    assert "- `vague-words` (list of str): Words that say nothing" in docs
+    sl208 = rules_by_code()["SL208"].docs()
+    assert "- `max-length` (int, default none):" in sl208 and "`max-description-length`" in sl208

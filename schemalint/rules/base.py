@@ -1,16 +1,22 @@
 """The shape of a rule. A rule module defines one subclass; its docstring is the user documentation.
 
 Docstring sections, in this order: What it does / Why is this bad? / Example / Use instead /
-Options / Fix safety. `schemalint rule CODE` prints it and SARIF uses it as the rule's help.
+Options / Fix safety. `schemalint rule CODE` prints it and SARIF uses it as the rule's help. The
+list under `## Options` is written from the rule's Options class (each field's docstring), so a
+docstring's own `## Options` section, if any, holds only what the fields do not say.
 """
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import enum
 import inspect
+import json
+import re
+import textwrap
 from collections.abc import Iterable, Mapping, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from schemalint.model import EvalFixture, Request, SchemaNode, Severity, Tool, ToolSet
@@ -103,11 +109,52 @@ class Rule:
 
     @classmethod
     def docs(cls) -> str:
-        return inspect.cleandoc(cls.__doc__ or cls.summary)
+        """The docstring, with the options listed under `## Options` (after `## Use instead`)."""
+        return _with_options(inspect.cleandoc(cls.__doc__ or cls.summary), cls.Options)
 
     @classmethod
     def option_fields(cls) -> tuple[dataclasses.Field[Any], ...]:
         return dataclasses.fields(cls.Options)
+
+
+@cache
+def _with_options(docs: str, options: type) -> str:
+    if not dataclasses.fields(options):
+        return docs
+    listed = "\n".join(_option_line(field, options) for field in dataclasses.fields(options))
+    own = re.search(r"^## Options\n\n?", docs, re.MULTILINE)
+    if own is not None:
+        return f"{docs[: own.end()]}{listed}\n\n{docs[own.end() :]}"
+    after = re.search(r"^## Use instead\n.*?(?=^## |\Z)", docs, re.MULTILINE | re.DOTALL)
+    at = after.end() if after is not None else len(docs)
+    return f"{docs[:at].rstrip()}\n\n## Options\n{listed}\n\n{docs[at:]}".rstrip()
+
+
+def _option_line(field: dataclasses.Field[Any], options: type) -> str:
+    """`- `name` (type, default value): what its docstring says`, wrapped."""
+    kind = str(field.type).replace("tuple[str, ...]", "list of str").replace(" | None", "")
+    default = getattr(options(), field.name)
+    if default == () or not isinstance(default, tuple):
+        shown = "`[]`" if default == () else "none" if default is None else json.dumps(default)
+        kind += f", default {shown}"
+    line = f"- `{field.name.replace('_', '-')}` ({kind}): {option_docs(options).get(field.name, '')}"
+    return textwrap.fill(line, width=100, subsequent_indent="  ", break_on_hyphens=False, break_long_words=False)
+
+
+@cache
+def option_docs(options: type) -> dict[str, str]:
+    """Each field's docstring (the string under it in the class body), on one line."""
+    body = ast.parse(textwrap.dedent(inspect.getsource(options))).body[0]
+    assert isinstance(body, ast.ClassDef)
+    return {
+        statement.target.id: " ".join(following.value.value.split())
+        for statement, following in zip(body.body, body.body[1:], strict=False)
+        if isinstance(statement, ast.AnnAssign)
+        and isinstance(statement.target, ast.Name)
+        and isinstance(following, ast.Expr)
+        and isinstance(following.value, ast.Constant)
+        and isinstance(following.value.value, str)
+    }
 
 
 class Nodes(enum.Enum):

@@ -43,10 +43,6 @@ class GenericToolName(ToolRule):
     ## Use instead
     Say what is searched, and where: `search_orders`, `kb_search`, `lookup_user`.
 
-    ## Options
-    - `generic-words` (list of str): the generic vocabulary; replaces the default list.
-    - `extend-generic-words` (list of str, default `[]`): words added to the list.
-
     ## Trade-off
     Only names made *entirely* of generic words are flagged: `web_search` and `get_order` pass,
     because one specific word is enough for the model to tell tools apart. A verb with a domain

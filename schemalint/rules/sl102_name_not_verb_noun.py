@@ -39,9 +39,6 @@ class NameNotVerbNoun(ToolRule):
     ## Use instead
     `get_order`, `cancel_order`, `search_orders`.
 
-    ## Options
-    - `extend-verbs` (list of str, default `[]`): extra words accepted as verbs.
-
     ## Trade-off
     Verbs are recognised from a fixed English vocabulary (schemalint.text), so a domain verb the
     list lacks reads as a noun; add it with `extend-verbs`. Names made only of generic words are

@@ -79,12 +79,6 @@ class VagueParameterName(NodeRule):
     {"type": "object", "properties": {"order_id": {"type": "string", "description": "..."}}}
     ```
 
-    ## Options
-    - `vague-words` (list of str): the vague vocabulary; replaces the default list.
-    - `extend-vague-words` (list of str, default `[]`): words added to the list.
-    - `allow-described-single-letters` (bool, default true): a one-letter name with a description
-      passes (`x` of a math function, `n` of a factorial).
-
     ## Severity
     Warning when the vague name is all the model gets (no description of three words or more,
     no properties that spell out the contents); info when a description carries the meaning.

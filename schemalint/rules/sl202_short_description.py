@@ -36,9 +36,6 @@ class ShortDescription(ToolRule):
     {"name": "get_order", "description": "Look up one order by its id when the user asks about its status, amount or delivery. Not for reports or exports; use export_orders. Read-only."}
     ```
 
-    ## Options
-    - `min-words` (int, default 6): the shortest acceptable description.
-
     ## Trade-off
     Length is a proxy: a six-word description can still be useless, and SL203 checks for the
     most often missing part (when not to use the tool). A missing description is SL201's finding,

@@ -38,9 +38,6 @@ class MissingWhenNotToUse(ToolSetRule):
      {"name": "kb_search", "description": "Search the internal knowledge base. Not for news, prices or other live data."}]
     ```
 
-    ## Options
-    - `min-tools` (int, default 2): sets with fewer tools are not checked.
-
     ## Trade-off
     A lone tool has no sibling to be confused with, so by default single-tool sets are skipped.
     Only the description of the tool itself is read: boundary text in a parameter description

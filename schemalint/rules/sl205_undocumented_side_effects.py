@@ -60,10 +60,6 @@ class UndocumentedSideEffects(ToolRule):
     {"name": "refund_order", "description": "Refund an order to the original payment method. Moves money and cannot be undone: confirm the amount with the user first. Idempotent per order_id."}
     ```
 
-    ## Options
-    - `writing-verbs` (list of str): verbs that mark a writing tool; replaces the default list.
-    - `extend-writing-verbs` (list of str, default `[]`): verbs added to the list.
-
     ## Trade-off
     Only the name's action verb counts: the first verb, unless it is a word that is as often a
     noun (`store`, `book`, `order`) and another verb follows (`grocery_store_find` reads as

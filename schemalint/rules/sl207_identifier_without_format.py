@@ -54,10 +54,6 @@ class IdentifierWithoutFormat(NodeRule):
       "description": "Order number from the user's message, e.g. A1024. Never invent one."}}
     ```
 
-    ## Options
-    - `extend-identifier-words` (list of str, default `[]`): extra final name words that mark
-      an identifier.
-
     ## Trade-off
     Only the last word of the name counts (`order_id` yes, `id_type` no). Integer ids are not
     flagged: their shape is already fixed.

@@ -36,8 +36,6 @@ class DescriptionTooLong(ToolRule):
     parameter detail into the parameters' own descriptions.
 
     ## Options
-    - `max-length` (int, default none): a budget for every tool, whatever the targets.
-
     Per-target limits come from `schemalint/providers.py` and can be changed with `target-limits`
     (`max-description-length`).
 

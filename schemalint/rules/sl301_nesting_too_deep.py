@@ -34,9 +34,6 @@ class NestingTooDeep(NodeRule):
     ## Use instead
     Flatten: `shipping_city`, `shipping_postcode` as top-level parameters, or split the tool.
 
-    ## Options
-    - `max-depth` (int, default 2): levels allowed below the parameters object.
-
     ## Trade-off
     Reported once, at the first node past the limit on each branch, so a deep subtree gives one
     finding rather than one per descendant.

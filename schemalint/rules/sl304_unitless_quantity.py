@@ -131,11 +131,6 @@ class UnitlessQuantity(NodeRule):
     {"refund_amount_cents": {"type": "integer", "minimum": 1, "description": "Amount to refund, in cents."}}
     ```
 
-    ## Options
-    - `quantity-words` (list of str): name words that mark a quantity; replaces the default list.
-    - `extend-quantity-words` (list of str, default `[]`): words added to that list.
-    - `extend-units` (list of str, default `[]`): extra unit words.
-
     ## Trade-off
     Only `number` and `integer` parameters are checked, and only names containing a quantity
     word: counts (`quantity`, `count`, `limit`, `page_size`) and geometric lengths of abstract

@@ -48,10 +48,6 @@ class EnumCandidate(NodeRule):
     {"status": {"type": "string", "enum": ["paid", "shipped", "refunded"]}}
     ```
 
-    ## Options
-    - `enum-words` (list of str): final name words that suggest an enum; replaces the default.
-    - `extend-enum-words` (list of str, default `[]`): words added to the list.
-
     ## Trade-off
     Only the last word of the name counts (`order_status` yes, `status_message` no). Values
     given as examples ("e.g. 'a' or 'b'") are an open set and do not count. Some of

@@ -60,11 +60,6 @@ class UnboundedCollection(NodeRule):
     {"limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20}}
     ```
 
-    ## Options
-    - `extend-count-names` (list of str, default `[]`): extra snake_case names of count parameters.
-    - `check-arrays` (bool, default true): also report arrays without `maxItems`.
-    - `fix-max-items` (int, default 100): the `maxItems` the unsafe fix adds to an array.
-
     ## Severity
     Warning for a result count without a maximum; info for an array without `maxItems` (a long
     input array is rarely what blows the budget, but the bound documents the expectation).

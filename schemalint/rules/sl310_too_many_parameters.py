@@ -30,9 +30,6 @@ class TooManyParameters(ToolRule):
     Split by job (`create_order`, `update_order_address`, `cancel_order`), or group rarely used
     options behind sensible defaults.
 
-    ## Options
-    - `max-parameters` (int, default 10).
-
     ## Trade-off
     Only top-level properties count; nested objects are SL301's concern.
 

@@ -60,9 +60,6 @@ class SdkRewrite(ToolRule):
     Write the schema the SDK would produce, on purpose: `"required": ["city", "note"]` and
     `"note": {"type": ["string", "null"]}`.
 
-    ## Options
-    - `report-lossless` (bool, default false): also report rewrites that lose nothing.
-
     ## Trade-off
     An info finding per SDK, only for the targets the tool is checked against: schemalint cannot
     know which SDK you use, except for tools extracted from Python written for openai-agents or

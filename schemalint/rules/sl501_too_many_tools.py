@@ -33,9 +33,6 @@ class TooManyTools(ToolSetRule):
     - split them into namespaces or servers that are loaded per task;
     - use deferred loading / tool search, so only the tools relevant to a request are sent.
 
-    ## Options
-    - `max-tools` (int, default 30): tools allowed in one set.
-
     ## Trade-off
     Tools a request body defers (`defer_loading: true`) are not counted: they are not in the
     model's context until a search loads them (SL806 looks at the tools a request loads up front).

@@ -61,11 +61,6 @@ class SimilarDescriptions(ToolSetRule):
     Merge the two tools, or draw the line in both descriptions: say when to use each and name the
     other ("Current conditions only; for forecasts use get_forecast").
 
-    ## Options
-    - `threshold` (float, default 0.5): final score from which a pair is reported; 0 reports every
-      pair (all pairs are compared, no nearest-neighbour cut-off).
-    - `max-pairs-per-tool` (int, default 5): nearest neighbours by cosine compared per tool.
-
     ## Trade-off
     Measured on labelled pairs (paraphrases and overlapping scopes against opposite actions, bounded
     siblings, same-domain tools with different jobs, unrelated tools; English and Chinese): see

@@ -40,9 +40,6 @@ class TokenBudget(ToolSetRule):
     Shorten descriptions to what the model needs to choose and call the tool, drop rarely used
     tools, or load tools on demand (deferred loading / tool search).
 
-    ## Options
-    - `max-tokens` (int, default 10000): estimated tokens allowed for the whole set.
-
     ## Trade-off
     The estimate can be off by 20% or more against a given provider's tokenizer; set `max-tokens`
     with that margin in mind.

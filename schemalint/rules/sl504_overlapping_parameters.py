@@ -41,11 +41,6 @@ class OverlappingParameters(ToolSetRule):
     Merge them into one tool, or separate them: distinct names and descriptions that say when to
     use each, and parameters that reflect the difference.
 
-    ## Options
-    - `min-parameter-overlap` (float, default 0.8): Jaccard overlap of parameter names.
-    - `min-name-similarity` (float, default 0.5): overlap of the names' non-verb words.
-    - `min-parameters` (int, default 2): smaller parameter lists are not compared.
-
     ## Trade-off
     Purely lexical and fast (candidate pairs by rare shared parameter names), so 10k tools are fine;
     SL502 covers tools that mean the same with different words.

@@ -77,9 +77,6 @@ class UnconstrainedPath(NodeRule):
       "description": "File to read, relative to the workspace root."}}
     ```
 
-    ## Options
-    - `extend-path-words` (list of str, default `[]`): extra final name words.
-
     ## Trade-off
     A constraint stated only in the description is accepted: it tells the model, though it
     enforces nothing. `format: uri` counts as a constraint although it allows any host. A path

@@ -53,10 +53,6 @@ class UnboundedListResult(ToolRule):
     {"name": "list_orders", "description": "Lists a customer's orders, newest first.", "inputSchema": {"type": "object", "properties": {"customer_id": {"type": "string"}, "limit": {"type": "integer", "maximum": 50, "default": 20}}}, "outputSchema": {"type": "object", "properties": {"orders": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "string"}}}}, "total": {"type": "integer"}, "next_cursor": {"type": ["string", "null"]}}}}
     ```
 
-    ## Options
-    - `continuation-words` (list of str): words of a field that counts or continues the list; replaces the default.
-    - `extend-continuation-words` (list of str, default `[]`): words added to the list.
-
     ## Trade-off
     Only the top of the result is read (a list nested inside a record is the record's business), and
     only lists of objects: a bounded-looking list of tags is left alone.

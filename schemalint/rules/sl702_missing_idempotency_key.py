@@ -52,10 +52,6 @@ class MissingIdempotencyKey(ToolRule):
     {"name": "create_payment", "description": "Charges the customer's saved card.", "parameters": {"type": "object", "properties": {"amount_cents": {"type": "integer"}, "idempotency_key": {"type": "string", "description": "A new UUID per payment; reuse it when retrying."}}}}
     ```
 
-    ## Options
-    - `verbs` (list of str): action verbs that are unsafe to repeat; replaces the default list.
-    - `extend-verbs` (list of str, default `[]`): verbs added to the list.
-
     ## Trade-off
     Updates, deletes, upserts (`create_or_update_*`) and `set_*` tools are left alone: repeating them
     leaves the same state. So are `add_*`/`insert_*` edits of a document, which a key would not make

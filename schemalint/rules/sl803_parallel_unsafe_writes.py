@@ -46,10 +46,6 @@ class ParallelUnsafeWrites(RequestRule):
     {"model": "gpt-4.1", "messages": [], "tools": [{"type": "function", "function": {"name": "charge_card", "description": "Charges the customer's card.", "parameters": {"type": "object", "properties": {"amount_cents": {"type": "integer"}}}}}], "parallel_tool_calls": false}
     ```
 
-    ## Options
-    The same as SL205's: `writing-verbs` (list of str) replaces the verbs that mark a writing tool,
-    `extend-writing-verbs` (list of str, default `[]`) adds to them.
-
     ## Trade-off
     Gemini has no switch for parallel calls in the request, so Gemini bodies are not flagged (make
     the tool idempotent instead). The defaults come from the OpenAI API reference

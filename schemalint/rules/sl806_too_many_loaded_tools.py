@@ -35,9 +35,6 @@ class TooManyLoadedTools(RequestRule):
     The same request with the 15 tools most turns need loaded, the other 30 marked
     `defer_loading: true` (grouped in namespaces), and a `{"type": "tool_search"}` tool.
 
-    ## Options
-    - `max-loaded-tools` (int, default 30): function tools a request may load up front.
-
     ## Trade-off
     Informational: SL501 already warns about the size of the set; this finding says that the API
     at hand has the remedy. Chat Completions and Gemini have no deferred loading and are not

@@ -32,10 +32,6 @@ class EvalMissingConfirmationCase(FixtureRule):
     {"tools": ["refund_order"], "cases": [{"input": "Refund A1024", "expect": {"tool": "refund_order", "requiresConfirmation": true}}]}
     ```
 
-    ## Options
-    The same as SL205's: `writing-verbs` (list of str) replaces the verbs that mark a writing tool,
-    `extend-writing-verbs` (list of str, default `[]`) adds to them.
-
     ## Fix safety
     No automatic fix.
     """
