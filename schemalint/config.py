@@ -455,6 +455,9 @@ def resolved_settings(config: Config, path: Path) -> list[Setting]:
         if matches_any(path, globs, config.root):
             settings.append(Setting("toolset", name, origin("toolsets")))
             break
+    for pattern, tool_files in config.fixtures.items():
+        if matches_any(path, (pattern,), config.root):
+            settings.append(Setting(f"fixtures.{pattern}", list(tool_files), origin("fixtures")))
     for key, value in config.settings.items():
         settings.append(Setting(key, value, origin(key)))
     return settings

@@ -205,6 +205,11 @@ def test_show_settings_says_where_each_value_came_from(project: Path) -> None:
     assert 'targets = ["gemini"]  # preset gemini' in out
     assert 'fail-on = "info"  # command line (--fail-on)' in out
     assert 'include = ["*.json", "*.yaml", "*.yml", "*.py"]  # default' in out
+    assert "fixtures." not in out
+    with (project / "pyproject.toml").open("a", encoding="utf-8") as config:
+        config.write('[tool.schemalint.fixtures]\n"evals/*.json" = "tools.json"\n')
+    _, out = run("check", "--show-settings", "evals/orders.json")
+    assert f'fixtures.evals/*.json = ["tools.json"]  # {where}.fixtures' in out
     code, out = run("check", "--show-settings", "tools.json", "--output-format", "json", "--no-config")
     rows = {row["key"]: row for row in json.loads(out)}
     assert rows["rule.SL502"] == {"key": "rule.SL502", "value": "off", "origin": "not in preset recommended"}
