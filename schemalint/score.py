@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from schemalint.diagnostics import Diagnostic
-from schemalint.model import Severity, parent_pointer
+from schemalint.model import Severity
 
 SEVERITY_WEIGHTS = {Severity.ERROR: 25.0, Severity.WARNING: 5.0, Severity.INFO: 1.0}
 #: rules whose weight is not 1: security findings count double; findings about files, suppressions, how a
@@ -39,14 +39,20 @@ def rule_weight(code: str) -> float:
 
 def penalty(diagnostics: Iterable[Diagnostic]) -> float:
     """What the findings cost, rule by rule: the worst severity's weight, then half of it per repeat."""
-    by_rule: dict[str, list[Diagnostic]] = defaultdict(list)
+    worst: dict[str, Severity] = {}
+    count: dict[str, int] = {}
     for diagnostic in diagnostics:
-        by_rule[diagnostic.code].append(diagnostic)
-    total = 0.0
-    for code, found in by_rule.items():
-        weight = SEVERITY_WEIGHTS[max(d.severity for d in found)] * rule_weight(code)
-        total += weight * (1 + min(len(found) - 1, MAX_REPEATS) / 2)
-    return total
+        code, severity = diagnostic.code, diagnostic.severity
+        if code in count:
+            count[code] += 1
+            if severity > worst[code]:
+                worst[code] = severity
+        else:
+            count[code], worst[code] = 1, severity
+    return sum(
+        SEVERITY_WEIGHTS[worst[code]] * rule_weight(code) * (1 + min(n - 1, MAX_REPEATS) / 2)
+        for code, n in count.items()
+    )
 
 
 def _bounded(value: float) -> int:
@@ -118,16 +124,7 @@ def score(sources: Sequence[Any], diagnostics: Sequence[Diagnostic]) -> Scores:
             for diagnostic in by_path.get(source.path, ()):
                 tool = None if diagnostic.code in SET_RULES else _owner(owners, diagnostic)
                 (per_tool[id(tool)] if tool is not None else set_wide).append(diagnostic)
-        tools = tuple(
-            ToolScore(
-                tool.display_name,
-                tool.path,
-                tool.pointer,
-                _bounded(100 - penalty(per_tool[id(tool)])),
-                len(per_tool[id(tool)]),
-            )
-            for tool in toolset.tools
-        )
+        tools = tuple(_tool_score(tool, per_tool.get(id(tool), [])) for tool in toolset.tools)
         set_penalty = penalty(set_wide)
         mean = sum(t.score for t in tools) / len(tools)
         sets.append((SetScore(toolset.name, _bounded(mean - set_penalty), tools, set_penalty), len(tools)))
@@ -139,11 +136,20 @@ def score(sources: Sequence[Any], diagnostics: Sequence[Diagnostic]) -> Scores:
     return Scores(_bounded(total), tuple(s for s, _ in sets))
 
 
+def _tool_score(tool: Any, found: list[Diagnostic]) -> ToolScore:
+    value = _bounded(100 - penalty(found)) if found else 100
+    return ToolScore(tool.display_name, tool.path, tool.pointer, value, len(found))
+
+
 def _owner(owners: dict[tuple[str, str], Any], diagnostic: Diagnostic) -> Any:
-    """The tool whose pointer is the longest prefix of the finding's, in the finding's file."""
-    pointer = diagnostic.pointer
+    """The tool whose pointer prefixes the finding's, in the finding's file. Tools never hold tools, so the
+    shortest prefix that names a tool is the one: a finding is placed after a lookup or two."""
+    path, pointer = diagnostic.path, diagnostic.pointer
+    end = 0
     while True:
-        tool = owners.get((diagnostic.path, pointer))
-        if tool is not None or not pointer:
+        tool = owners.get((path, pointer[:end]))
+        if tool is not None or end == len(pointer):
             return tool
-        pointer = parent_pointer(pointer)
+        end = pointer.find("/", end + 1)
+        if end < 0:
+            end = len(pointer)
