@@ -56,18 +56,21 @@ def rule_url(code: str, slug: str, configured: str = "") -> str:
 # --------------------------------------------------------------------------------------------------
 # Pages
 
-_FIX_SAFETY = re.compile(r"^## Fix safety\n(.*?)(?=^## |\Z)", re.MULTILINE | re.DOTALL)
 _LIST_ITEM = re.compile(r"^(?:[-*] |\d+\. )")
 
 
 def fixability(rule: type[Rule]) -> str:
-    """`safe`, `unsafe`, `safe, unsafe` or `no`, as the rule's `## Fix safety` section says."""
-    found = _FIX_SAFETY.search(rule.docs())
-    text = found.group(1).strip().lower() if found else ""
-    if not text or text.startswith("no automatic fix") or text.startswith("none"):
-        return "no"
-    kinds = [kind for kind in ("safe", "unsafe") if re.search(rf"(?<![\w-]){kind}\b", text)]
-    return ", ".join(kinds) or "see the rule"
+    """`safe`, `unsafe`, `safe, unsafe` or `no`: the fixes the rule declares (`Rule.fixable`, which a test
+    holds to the fixes it offers and its `## Fix safety` section describes)."""
+    return ", ".join(rule.fixable) or "no"
+
+
+def _presets(rule: type[Rule]) -> tuple[str, str]:
+    """(`on` or `off` by default, the presets that turn the rule on)."""
+    from schemalint.presets import DEFAULT_PRESETS, presets_with
+
+    names = presets_with(rule.code)
+    return ("on" if any(name in names for name in DEFAULT_PRESETS) else "off"), ", ".join(names) or "none"
 
 
 def _markdown(docs: str) -> str:
@@ -127,9 +130,9 @@ def rule_markdown(rule: type[Rule]) -> str:
         "",
         _plain(rule.summary),
         "",
-        "| severity | applies to | fix |",
-        "|---|---|---|",
-        f"| {rule.severity.label} | {rule.scope.value} | {fixability(rule)} |",
+        "| severity | applies to | fix | default | presets |",
+        "|---|---|---|---|---|",
+        f"| {rule.severity.label} | {rule.scope.value} | {fixability(rule)} | {' | '.join(_presets(rule))} |",
         "",
         _markdown(rule.docs()),
         "",
@@ -164,14 +167,17 @@ def rules_index_markdown() -> str:
         "",
         f"Every rule of schemalint {__version__}; `schemalint rule CODE` prints the same page in a terminal.",
         "",
-        "| code | name | severity | applies to | fix | what it flags |",
-        "|---|---|---|---|---|---|",
+        "`default`: on in the `recommended` preset, which runs when the configuration names none "
+        "([Presets](../presets.md)).",
+        "",
+        "| code | name | severity | applies to | fix | default | what it flags |",
+        "|---|---|---|---|---|---|---|",
     ]
     for rule in all_rules():
         page = rule_page(rule.code, rule.slug).removeprefix("rules/").removesuffix(".html") + ".md"
         lines.append(
             f"| [{rule.code}]({page}) | {rule.slug} | {rule.severity.label} | {rule.scope.value} | {fixability(rule)} "
-            f"| {_cell(rule.summary)} |"
+            f"| {_presets(rule)[0]} | {_cell(rule.summary)} |"
         )
     return "\n".join(lines) + "\n"
 
