@@ -112,7 +112,7 @@ class VagueParameterName(NodeRule):
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         name = node.property_name or ""
         if _is_single_letter(name):
-            if self.options.allow_described_single_letters and description_of(node.schema).strip():
+            if self.options.allow_described_single_letters and node.description.strip():
                 return
             problem = "is a single letter with no description"
         else:
