@@ -462,3 +462,10 @@ class EvalFixture:
     listed: tuple[tuple[str, str], ...] | None = None
     #: the tool definitions it is checked against (config `fixtures`, or the set its names are found in)
     tools: list[Tool] | None = None
+
+    def tool_names(self) -> list[tuple[str, str]]:
+        """The tools of its set with where to report on each: its own `tools` list, else the linked
+        definitions (reported on `cases`); [] for a fixture with neither."""
+        if self.listed is not None:
+            return list(self.listed)
+        return [(tool.name, self.cases_pointer) for tool in self.tools or () if tool.name is not None]

@@ -40,13 +40,7 @@ class EvalUntestedTool(FixtureRule):
 
     def check(self, fixture: EvalFixture, context: LintContext) -> Iterable[Finding]:
         expected = {case.tool for case in fixture.cases}
-        if fixture.listed is not None:
-            tools = list(fixture.listed)
-        elif fixture.tools is not None:
-            tools = [(tool.name, fixture.cases_pointer) for tool in fixture.tools if tool.name is not None]
-        else:
-            return
-        for name, pointer in tools:
+        for name, pointer in fixture.tool_names():
             if name not in expected:
                 yield Finding(
                     f"no case expects `{name}`: add a case where it is the right call, so the eval sees it chosen "

@@ -47,15 +47,9 @@ class EvalMissingConfirmationCase(FixtureRule):
         return merged(self.options.writing_verbs, self.options.extend_writing_verbs)
 
     def check(self, fixture: EvalFixture, context: LintContext) -> Iterable[Finding]:
-        if fixture.listed is not None:
-            tools = list(fixture.listed)
-        elif fixture.tools is not None:
-            tools = [(tool.name, fixture.cases_pointer) for tool in fixture.tools if tool.name is not None]
-        else:
-            return
         confirmed = {case.tool for case in fixture.cases if case.requires_confirmation}
         verbs = ALL_VERBS | self.writing_verbs
-        for name, pointer in tools:
+        for name, pointer in fixture.tool_names():
             verb = action_verb(split_name(name), verbs)
             if verb in self.writing_verbs and name not in confirmed:
                 yield Finding(
