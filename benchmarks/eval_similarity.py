@@ -26,7 +26,7 @@ from schemalint.similarity.backends import (  # noqa: E402
     sentence_transformers_backend,
     sentence_transformers_installed,
 )
-from schemalint.similarity.scoring import score_pair, tool_view  # noqa: E402
+from schemalint.similarity.scoring import scale_for, score_pair, tool_view  # noqa: E402
 
 
 def _dev_set() -> Path:
@@ -76,8 +76,12 @@ def evaluate(pairs: list[dict], backend, threshold: float, raw: bool = False) ->
         return float(vectors[left] @ vectors[right])
 
     scored = [
-        score_pair(
-            a, b, cosine(a.embedding_text(), b.embedding_text()), backend.name, cosine(a.name_text(), b.name_text())
+        score_pair(  # each pair is a set of two tools: no centring, the backend's own scale
+            a,
+            b,
+            cosine(a.embedding_text(), b.embedding_text()),
+            scale_for(backend.name),
+            cosine(a.name_text(), b.name_text()),
         )
         for a, b in views
     ]

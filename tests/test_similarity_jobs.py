@@ -31,6 +31,15 @@ def _factor(a: str, b: str, text_a: str = "", text_b: str = "", params_a: str = 
         ("cancel_rental_booking", "cancel_hotel_booking", "different objects"),
         ("get_album", "get_album_tracks", "different objects"),
         ("create_folder", "create_label", "different objects"),
+        ("api_get", "api_post", "different actions"),
+        ("rename_album", "delete_album", "different actions"),
+        ("duplicate_slide", "create_slide", "different actions"),
+        ("fetch_payouts", "list_payouts", "one item against a list"),
+        ("insert_one", "insert_many", "one against many"),
+        ("add_a_member", "add_members", "one against many"),
+        ("undo_change", "redo_change", "opposite actions"),
+        ("manage_team_members", "manage_team", "different objects"),
+        ("drop_index", "manage_index_settings", "different objects"),
     ],
 )
 def test_each_signal_separates_jobs(a: str, b: str, reason: str) -> None:
@@ -64,6 +73,9 @@ def test_paging_parameters_separate_a_list_from_a_single_read() -> None:
         ("get_current_weather", "fetch_local_conditions"),
         ("manage_calendar", "add_calendar_event"),  # an umbrella tool covers its parts
         ("get_my_open_tickets", "get_tickets"),  # qualifiers of time or ownership name no other object
+        ("add_contact", "create_contact"),  # verbs that are synonyms
+        ("fetch_forecast", "get_forecast"),
+        ("get_my_orders", "search_orders"),  # a plural read filtered by qualifiers is a search too
     ],
 )
 def test_nothing_separates_truly_overlapping_tools(a: str, b: str) -> None:
@@ -107,3 +119,24 @@ def test_centring_gives_the_same_bits_for_rows_and_matrices() -> None:
     matrix = np.array(rows, dtype=np.float32)
     as_float32 = matrix.tolist()
     assert centre(as_float32) == centre(matrix).tolist()
+
+
+def test_a_pair_is_centred_on_the_other_tools_only() -> None:
+    """`cosines_apart` is the cosine of the two vectors less the mean of the others (weighed against
+    one tool's worth of zeros), the same bits for rows and matrices, and the raw cosine for two tools."""
+    import numpy as np
+
+    from schemalint.similarity.compare import CENTRING_PRIOR, cosines_apart
+
+    rng = np.random.default_rng(3)
+    matrix = rng.normal(size=(6, 16)).astype(np.float32)
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+    pairs = [(0, 1), (2, 5), (3, 4)]
+    found = cosines_apart(matrix, pairs)
+    assert found == cosines_apart(matrix.tolist(), pairs)
+    wide = matrix.astype(np.float64)
+    for (left, right), cosine in zip(pairs, found, strict=True):
+        others = np.delete(wide, [left, right], axis=0)
+        mean = others.sum(axis=0) / (len(others) + CENTRING_PRIOR)
+        a, b = wide[left] - mean, wide[right] - mean
+        assert cosine == pytest.approx(a @ b / np.linalg.norm(a) / np.linalg.norm(b), abs=1e-6)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import os
 import sys
 from pathlib import Path
@@ -296,3 +297,114 @@ def test_a_fifo_in_the_cache_folder_does_not_hang_check(tmp_path: Path) -> None:
     (finding,) = json.loads(result.stdout)
     assert finding["data"]["sibling"] == "get_current_weather"
     assert len(list(shards.glob("*.vec"))) == 2  # the FIFO, and the shard written beside it
+
+
+def _required(name: str, description: str, *params: str) -> dict:
+    tool = _tool(name, description, *params)
+    tool["parameters"]["required"] = list(params[:1])
+    return tool
+
+
+DATABASE = [
+    _required("describe_columns", "Show the columns and data types of a table in the database.", "table"),
+    _required("run_select", "Run a read-only SQL SELECT query against the database and return the rows.", "sql"),
+    _required("create_db_table", "Create a new table in the database with the given columns.", "table", "columns"),
+    _required("insert_rows", "Insert rows into a table of the database.", "table", "rows"),
+]
+
+
+def _pairs(tools: list[dict], tmp_path: Path) -> list[tuple[str, str]]:
+    findings = run_rule(SimilarDescriptions(), tools, settings=_settings("static", tmp_path))
+    return [(finding.data["sibling"], tools[int(finding.pointer.split("/")[1])]["name"]) for finding in findings]
+
+
+@pytest.mark.parametrize(
+    "tools",
+    [
+        DATABASE,  # one vocabulary, four jobs
+        [
+            _required(
+                "check_bucket_encryption",
+                "Check whether a storage bucket in the cloud account encrypts data at rest.",
+                "bucket",
+            ),
+            _required(
+                "list_security_alerts", "List the open security alerts raised for the cloud account.", "severity"
+            ),
+            _required("rotate_access_keys", "Rotate the access keys of a cloud account user.", "user"),
+        ],
+        [
+            _required("http_get", "Send an HTTP GET request to a URL.", "url"),
+            _required("http_post", "Send an HTTP POST request to a URL with a body.", "url", "body"),
+            _required("http_delete", "Send an HTTP DELETE request to a URL.", "url"),
+        ],
+        [
+            _required("get_invoices", "Get invoices of the billing account.", "account"),
+            _required("list_invoices", "List the invoices of the billing account.", "account"),
+            _required("pay_invoice", "Pay an invoice of the billing account.", "invoice"),
+        ],
+    ],
+    ids=["database", "cloud-security", "http-methods", "get-vs-list"],
+)
+def test_small_sets_in_one_domain_are_not_reported(tools: list[dict], tmp_path: Path) -> None:
+    """Sets of a few tools of one server: a shared vocabulary, and names that differ only by their
+    action, are not confusable."""
+    assert _pairs(tools, tmp_path) == []
+
+
+@pytest.mark.parametrize(
+    ("tools", "expected"),
+    [
+        (
+            [
+                *DATABASE,
+                _required("show_table_schema", "Return the column names and types of a database table.", "name"),
+            ],
+            [("describe_columns", "show_table_schema")],
+        ),
+        (
+            [
+                _required("add_note", "Add a note to the notebook.", "text"),
+                _required("create_note", "Create a new note in the notebook.", "text"),
+                _required("delete_note", "Delete a note from the notebook.", "note_id"),
+            ],
+            [("add_note", "create_note")],
+        ),
+    ],
+    ids=["schema-twice", "synonym-verbs"],
+)
+def test_small_sets_still_report_a_real_duplicate(
+    tools: list[dict], expected: list[tuple[str, str]], tmp_path: Path
+) -> None:
+    assert _pairs(tools, tmp_path) == expected
+
+
+def test_the_scale_moves_with_the_set_size_without_a_jump() -> None:
+    from schemalint.similarity.compare import centring_share
+    from schemalint.similarity.scoring import CALIBRATION, scale_for
+
+    shares = [centring_share(tools) for tools in range(2, 200)]
+    assert shares[0] == 0.0 and all(a < b for a, b in itertools.pairwise(shares)) and shares[-1] > 0.98
+    assert max(b - a for a, b in itertools.pairwise(shares)) <= 1 / 2  # the largest step: 2 -> 3 tools
+    assert scale_for("static") == CALIBRATION["static"]
+    assert scale_for("static", 1.0) == pytest.approx(CALIBRATION["centred"])
+
+
+def test_code_examples_and_shared_lines_are_not_embedded() -> None:
+    """An API's example requests and its shared input notes are alike in every tool: the embedded text
+    keeps each tool's own lines only."""
+    from schemalint.similarity.scoring import common_sentences, tool_view
+
+    shared = "Input options:\n- projectSlug: the project, from list_projects\n- branch: the branch name\n"
+    example = '\n```console\ncurl -H "Authorization: Bearer $TOKEN" https://api.example.com/v1/runs\n```\n'
+    views = [
+        tool_view("get_run_logs", f"Fetch the logs of a failed run.\n{shared}{example}", None),
+        tool_view("list_run_artifacts", f"List the files a run produced.\n{shared}{example}", None),
+        tool_view("cancel_run", f"Cancel a run that is still going.\n{shared}", None),
+    ]
+    common = common_sentences(views)
+    assert [view.embedding_text(common) for view in views] == [
+        "get run logs: Fetch the logs of a failed run.",
+        "list run artifacts: List the files a run produced.",
+        "cancel run: Cancel a run that is still going.",
+    ]

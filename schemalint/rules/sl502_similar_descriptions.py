@@ -26,20 +26,24 @@ class SimilarDescriptions(ToolSetRule):
     `get_order` and `list_orders`, as near-duplicates. It is `semantic x action x boundary x job`,
     on a documented 0..1 scale (not a probability):
     - semantic: cosine of the embeddings of "name words: description" (boundary sentences such as
-      "Not for X; use y", and sentences that three or more tools of the set repeat, left out),
-      mapped linearly so 0 is a typical unrelated pair and 1 a typical paraphrase (plus up to 0.1
-      when the parameter names overlap). In a set of 8 tools or more the vectors are first centred
-      on the set's mean, so what every tool of one server shares (its domain) does not count, and
-      the map is the centred one (cosine 0.4 -> 0, 0.9 -> 1); for a Chinese/English pair, the
-      cosine of the names alone when that is higher;
+      "Not for X; use y", code examples, and sentences or lines that three or more tools of the set
+      repeat, left out), mapped linearly so 0 is a typical unrelated pair and 1 a typical paraphrase
+      (plus up to 0.1 when the parameter names overlap); for a Chinese/English pair, the cosine of
+      the names alone when that is higher. Each pair's vectors are first centred on the mean of the
+      *other* tools of the set, weighed against one tool's worth of zeros: (n - 2) / (n - 1) of it
+      for n tools, none for two, half for three, nearly all for a server of dozens, so what a
+      server's tools share (their domain) counts less the more the set shows of it, and the map
+      moves by the same share from the backend's own (static: cosine 0.2 -> 0, 0.65 -> 1) to the
+      centred one (0.4 -> 0, 0.9 -> 1), without a jump at any set size;
     - action: 1 for the same kind of action (two reads, two creates), lower for different kinds
       (a read against a write), 0.1 for opposite actions (lock/unlock, approve/reject, 冻结/解冻);
     - boundary: 0.15 when a description names its sibling ("for past dates use
       get_weather_history"), 0.55 when it has exclusion text ("do not use for", "只用于");
     - job: what separates the jobs in the names and inputs (0.1 opposite words such as
       encode/decode or in/out, 0.15 an inverse lookup such as team_projects/project_teams, 0.3-0.6
-      one against many, 0.35 one item against a list, 0.45 another object or a paged list against a
-      single result, 0.6 disjoint required inputs); `data.separation` names it.
+      one against many, 0.35 one item against a list (`get_x`/`list_x`), 0.45 another action on the
+      same object (`create_view`/`update_view`, not synonyms such as add/create), another object, or
+      a paged list against a single result, 0.6 disjoint required inputs); `data.separation` names it.
 
     Embeddings come from the backend chosen by the global setting `embedding-backend`
     (`static`, the default, or `sentence-transformers`, used only when named; `auto` is a deprecated

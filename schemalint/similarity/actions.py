@@ -48,8 +48,8 @@ _EN_VERBS: dict[str, tuple[str, ...]] = {
         "correct fix overwrite sync synchronise synchronize switch turn tune scale grant revoke enable disable "
         "lock unlock protect unprotect freeze unfreeze pin unpin star unstar follow unfollow block unblock mute "
         "unmute archive unarchive restore hide unhide approve reject decline accept deny confirm suspend "
-        "reactivate activate deactivate pause resume release claim close reopen subscribe unsubscribe join "
-        "leave invite kick ban unban encrypt decrypt checkout checkin"
+        "connect disconnect reactivate activate deactivate pause resume release claim close reopen subscribe "
+        "unsubscribe join leave invite kick ban unban encrypt decrypt checkout checkin"
     ),
     DELETE: _words("delete remove cancel drop destroy purge erase void clear discard detach uninstall unregister"),
     SEND: _words(

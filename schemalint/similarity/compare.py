@@ -14,11 +14,12 @@ from schemalint.similarity.cache import float32_row
 from schemalint.similarity.embed import embed_texts, resolve_backend
 from schemalint.similarity.pairs import candidate_pairs, pair_cosines
 from schemalint.similarity.scoring import (
-    CALIBRATION,
     PARAMETER_BONUS,
     PairScore,
+    Scale,
     common_sentences,
     cross_language,
+    scale_for,
     score_pair,
     tool_view,
 )
@@ -26,9 +27,8 @@ from schemalint.similarity.scoring import (
 if TYPE_CHECKING:
     from schemalint.similarity.pairs import Vectors
 
-#: sets of at least this many tools are compared on centred vectors (`centre`): with fewer, the
-#: mean is mostly the tools themselves
-CENTRED_SET_TOOLS = 8
+#: how many tools' worth of zeros (no domain) the other tools' mean is weighed against
+CENTRING_PRIOR = 1
 
 
 @dataclass
@@ -53,12 +53,20 @@ def one_blas_thread_for(count: int) -> None:
         one_math_thread(("OPENBLAS_NUM_THREADS",))
 
 
-def cosine_floor(threshold: float, backend: str) -> float:
+def cosine_floor(threshold: float, scale: Scale) -> float:
     """The lowest cosine whose pair can still reach `threshold` (the score is at most calibrated + bonus)."""
     if threshold <= 0:
         return -2.0
-    low, high = CALIBRATION.get(backend, CALIBRATION["static"])
+    low, high = scale
     return low + max(0.0, threshold - PARAMETER_BONUS) * (high - low)
+
+
+def centring_share(tools: int) -> float:
+    """The share of the other tools' mean taken out of a pair's vectors: 0 for two tools (there are
+    no others to show a domain), growing towards 1 as the other tools outnumber CENTRING_PRIOR, so a
+    set of a few tools is partly centred and the scale has no jump."""
+    others = max(0, tools - 2)
+    return others / (others + CENTRING_PRIOR)
 
 
 def similar_pairs(
@@ -80,22 +88,31 @@ def similar_pairs(
     one_blas_thread_for(len(texts))
     embeddings = embed_texts(texts, settings, resolved)
     count = len(views)
-    centred = count >= CENTRED_SET_TOOLS
-    scale = "centred" if centred else embeddings.backend
-    vectors = centre(embeddings.vectors[:count]) if centred else embeddings.vectors[:count]
-    candidates = candidate_pairs(vectors, cosine_floor(threshold, scale), top_k)
+    share = centring_share(count)
+    scale = scale_for(embeddings.backend, share)
+    raw = embeddings.vectors[:count]
+    vectors = centre(raw, share) if share else raw
+    # neighbours are found on vectors centred on the whole set, whose mean holds the pair itself; a
+    # pair is then scored apart from it (`cosines_apart`), which can only lift its cosine by about
+    # the pair's own weight in that mean, so the search floor is lowered by twice that
+    floor = cosine_floor(threshold, scale) - 4 / (count + CENTRING_PRIOR) if share else cosine_floor(threshold, scale)
+    candidates = candidate_pairs(vectors, floor, top_k)
+
+    def cosines(pairs: list[tuple[int, int]]) -> list[float]:
+        return cosines_apart(raw, pairs) if share else pair_cosines(raw, pairs)
+
+    if share:
+        candidates = dict(zip(candidates, cosines(list(candidates)), strict=True))
     name_cosines: dict[tuple[int, int], float] = {}
     if mixed:
-        rows = embeddings.vectors if isinstance(embeddings.vectors, list) else embeddings.vectors.tolist()
-        vectors_rows = vectors if isinstance(vectors, list) else vectors.tolist()
-        names = rows[count:]
+        names = _rows(embeddings.vectors)[count:]
         crossing = [
             p
-            for p in candidate_pairs(names, cosine_floor(threshold, embeddings.backend), top_k)
+            for p in candidate_pairs(names, cosine_floor(threshold, scale_for(embeddings.backend)), top_k)
             if cross_language(views[p[0]], views[p[1]])
         ]
         added = [p for p in crossing if p not in candidates]
-        candidates.update(zip(added, pair_cosines(vectors_rows, added), strict=True))
+        candidates.update(zip(added, cosines(added), strict=True))
         cross = [p for p in candidates if cross_language(views[p[0]], views[p[1]])]
         name_cosines = dict(zip(cross, pair_cosines(names, cross), strict=True))
     result = SimilarityResult(backend=embeddings.backend, notice=embeddings.notice)
@@ -107,14 +124,48 @@ def similar_pairs(
     return result
 
 
-def centre(vectors: Vectors) -> Vectors:
-    """The vectors less their mean, each scaled back to unit length and rounded to float32: what every
-    tool of one server shares (its domain, its house style) is taken out, so a cosine measures how
-    alike two tools are *within* their set. The sums are `math.fsum`s (correctly rounded) and the rest
-    is element-wise IEEE arithmetic, so rows of Python floats and a numpy matrix give the same bits
-    (a zero row stays zero)."""
+def cosines_apart(vectors: Vectors, pairs: list[tuple[int, int]]) -> list[float]:
+    """Each pair's cosine once both vectors are centred on the mean of the *other* tools, weighed
+    against CENTRING_PRIOR tools' worth of zeros: m = (S - a - b) / (n - 2 + prior), S the sum of
+    all vectors. The set's domain is taken out, but not what the two tools share with each other.
+    Computed from the pair's raw cosine and each vector's dot with S (rounded to float32), with
+    `pair_cosines`, so rows of Python floats and a numpy matrix give the same bits."""
+    count = len(vectors)
+    total = float32_row(struct.pack(f"<{len(vectors[0])}f", *map(math.fsum, zip(*_rows(vectors), strict=True))))
+    with_total: Vectors
     if isinstance(vectors, list):
-        mean = [math.fsum(column) / len(vectors) for column in zip(*vectors, strict=True)]
+        with_total = [*vectors, total]
+    else:
+        import numpy as np
+
+        with_total = np.vstack((vectors, np.array([total], dtype=np.float32)))
+    ends = sorted({index for pair in pairs for index in pair})
+    dots = dict(zip(ends, pair_cosines(with_total, [(index, count) for index in ends]), strict=True))
+    squares = dict(zip(ends, pair_cosines(with_total, [(index, index) for index in ends]), strict=True))
+    total_square = pair_cosines(with_total, [(count, count)])[0]
+    weight = 1 / (count - 2 + CENTRING_PRIOR)
+    cosines = []
+    for (left, right), raw in zip(pairs, pair_cosines(vectors, pairs), strict=True):
+        a_a, b_b, a_s, b_s = squares[left], squares[right], dots[left], dots[right]
+        m_m = weight * weight * (total_square - 2 * a_s - 2 * b_s + a_a + b_b + 2 * raw)
+        a_m, b_m = weight * (a_s - a_a - raw), weight * (b_s - raw - b_b)
+        norms = math.sqrt(max(0.0, a_a - 2 * a_m + m_m) * max(0.0, b_b - 2 * b_m + m_m))
+        cosines.append((raw - a_m - b_m + m_m) / norms if norms else 0.0)
+    return cosines
+
+
+def _rows(vectors: Vectors) -> list[list[float]]:
+    return vectors if isinstance(vectors, list) else vectors.tolist()
+
+
+def centre(vectors: Vectors, share: float = 1.0) -> Vectors:
+    """The vectors less `share` of their mean, each scaled back to unit length and rounded to float32:
+    what every tool of one server shares (its domain, its house style) is taken out, so a cosine
+    measures how alike two tools are *within* their set. The sums are `math.fsum`s (correctly rounded)
+    and the rest is element-wise IEEE arithmetic, so rows of Python floats and a numpy matrix give the
+    same bits (a zero row stays zero)."""
+    if isinstance(vectors, list):
+        mean = [share * (math.fsum(column) / len(vectors)) for column in zip(*vectors, strict=True)]
         rows = []
         for row in vectors:
             shifted = [value - m for value, m in zip(row, mean, strict=True)]
@@ -124,6 +175,6 @@ def centre(vectors: Vectors) -> Vectors:
     import numpy as np
 
     wide = vectors.astype(np.float64)
-    shifted = wide - np.array([math.fsum(column) / len(wide) for column in wide.T.tolist()])
+    shifted = wide - np.array([share * (math.fsum(column) / len(wide)) for column in wide.T.tolist()])
     norms = np.array([math.sqrt(math.fsum(row)) or 1.0 for row in (shifted * shifted).tolist()])
     return (shifted / norms[:, None]).astype(np.float32)

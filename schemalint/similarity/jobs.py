@@ -9,7 +9,10 @@ separating signal it finds (`job_factor`, in (0, 1]; 1 when nothing separates th
 - an inverse lookup: the same object words in another order (`user_groups` / `group_users`);
 - one against many: the same words, one name plural or batch (`delete_file` / `delete_files`),
   stronger when the texts or the parameters say so too;
-- reading one thing against listing or searching many (`get_order` / `list_orders`);
+- reading one thing against listing or searching many (`get_order` / `list_orders`, also
+  `get_orders` / `list_orders`);
+- another action on the same object: names that differ only in a verb, and not by synonyms
+  (`create_view` / `update_view`, `http_get` / `http_post`, `copy_sheet` / `create_sheet`);
 - other objects: the names share an object word and one has an object word the other lacks
   (`purchase_orders` / `sales_orders`, `get_issue` / `get_issue_comments`, `add_issue_reaction`
   / `add_comment_reaction`);
@@ -32,6 +35,7 @@ ONE_VS_MANY_STATED = 0.3
 ONE_VS_MANY = 0.6
 ONE_VS_LIST = 0.35
 LIST_VS_SEARCH = 0.8
+OTHER_ACTION = 0.45
 OTHER_OBJECT = 0.45
 PAGED_VS_NOT = 0.45
 DISJOINT_INPUTS = 0.6
@@ -45,13 +49,27 @@ _PARTICLES = frozenset(
         "inbound:outbound incoming:outgoing input:output sent:received buy:sell bid:ask "
         "encode:decode encrypt:decrypt serialize:deserialize compress:decompress import:export "
         "upload:download load:save read:write get:set add:remove attach:detach credit:debit "
-        "horizontal:vertical left:right zoom_in:zoom_out follower:following followers:following"
+        "horizontal:vertical left:right zoom_in:zoom_out follower:following followers:following undo:redo"
     ).split()
 )
 _ONE_VERBS = frozenset("get fetch retrieve read show view describe inspect".split())
 _LIST_VERBS = frozenset("list enumerate browse".split())
 _SEARCH_VERBS = frozenset("search query filter".split())
 _UMBRELLA_VERBS = frozenset("manage control handle administer operate maintain".split())
+#: verbs that name the same action: names that differ only by one of these pairs do the same job
+_SYNONYMS = tuple(
+    frozenset(group.split())
+    for group in (
+        "get fetch retrieve read show view describe inspect check lookup display",
+        "list enumerate browse",
+        "search find query lookup filter",
+        "create add new make insert generate build",
+        "update edit modify change set adjust",
+        "delete remove destroy drop erase purge",
+        "send post publish share",
+        "run execute start launch trigger invoke",
+    )
+)
 _BATCH_WORDS = frozenset("batch bulk multiple many all several multi mass".split())
 #: words a name adds without naming another object (`get_order_details` is still the order)
 _NEUTRAL_WORDS = frozenset(
@@ -108,16 +126,35 @@ def _opposed(left: frozenset[str], right: frozenset[str]) -> bool:
     return any(frozenset((x, y)) in _PARTICLES or are_opposite(x, y) for x in left for y in right)
 
 
-def _read_mode(shape: NameShape) -> str | None:
+def _read_mode(shape: NameShape, other: NameShape) -> str | None:
     """`one`, `list` or `search` for a name that reads, else None."""
     verb = shape.verbs[0] if shape.verbs else None
     if verb in _LIST_VERBS:
         return "list"
     if verb in _SEARCH_VERBS:
         return "search"
-    if verb in _ONE_VERBS and shape.objects and not shape.plural and not _BATCH_WORDS & set(shape.words):
-        return "one"  # a plural object ("get_orders", "show_conditions") may be a list or a mass noun
+    # a plural object ("get_orders", "show_conditions") may be a list or a mass noun, unless the
+    # other name is the same but for its verb (`get_orders` / `list_orders`)
+    one = not shape.plural or _swapped_verbs(shape, other) is not None
+    if verb in _ONE_VERBS and shape.objects and not _BATCH_WORDS & set(shape.words) and one:
+        return "one"
     return None
+
+
+def _swapped_verbs(a: NameShape, b: NameShape) -> tuple[str, str] | None:
+    """The two verbs when the names differ in one word only, a verb on both sides."""
+    if len(a.words) != len(b.words):
+        return None
+    differing = [(x, y) for x, y in zip(a.words, b.words, strict=True) if x != y]
+    if len(differing) != 1 or not (differing[0][0] in VERBS and differing[0][1] in VERBS):
+        return None
+    return differing[0]
+
+
+def _other_action(a: NameShape, b: NameShape) -> bool:
+    """Whether the names differ only by a verb that is not a synonym (`create_view` / `update_view`)."""
+    swapped = _swapped_verbs(a, b)
+    return swapped is not None and not any(swapped[0] in group and swapped[1] in group for group in _SYNONYMS)
 
 
 class Separation(NamedTuple):
@@ -148,15 +185,22 @@ def job_factor(
     if a.words != b.words and sorted(a.words) == sorted(b.words) and len(a.objects) >= 2:
         found.append(Separation(INVERSE, "inverse lookup"))
     found.append(_number(a, text_a, b, text_b))
-    mode_a, mode_b = _read_mode(a), _read_mode(b)
+    mode_a, mode_b = _read_mode(a, b), _read_mode(b, a)
     if mode_a and mode_b and mode_a != mode_b:
         if "one" in (mode_a, mode_b):
             found.append(Separation(ONE_VS_LIST, "one item against a list"))
         else:
             found.append(Separation(LIST_VS_SEARCH, "list against search"))
+    elif _other_action(a, b):
+        found.append(Separation(OTHER_ACTION, "different actions"))
     objects_a, objects_b = frozenset(a.objects), frozenset(b.objects)
     shared = objects_a & objects_b
-    umbrella = bool(_UMBRELLA_VERBS & {*a.verbs, *b.verbs})  # `manage_playlist` covers adding a song to it
+    # `manage_playlist` covers adding a song to it, not `manage_playlist_sharing` deleting a playlist,
+    # nor another umbrella tool's objects
+    umbrella_a, umbrella_b = bool(_UMBRELLA_VERBS & set(a.verbs)), bool(_UMBRELLA_VERBS & set(b.verbs))
+    umbrella = (umbrella_a and not umbrella_b and objects_a <= objects_b) or (
+        umbrella_b and not umbrella_a and objects_b <= objects_a
+    )
     if not umbrella and shared and objects_a != objects_b:
         # one vocabulary, and a word of the name that the other lacks: another object, or a part of it
         found.append(Separation(OTHER_OBJECT, "different objects"))
@@ -175,10 +219,16 @@ def _paged(parameters: frozenset[str]) -> bool:
     return bool(parameters & _PAGING)
 
 
+#: words that only say how many (`insert_one` / `insert_many`, `create_a_contact` / `create_contacts`)
+_COUNT_WORDS = _BATCH_WORDS | frozenset("one single a an".split())
+
+
 def _number(a: NameShape, text_a: str, b: NameShape, text_b: str) -> Separation:
     """One against many: the same words but for number, or for a batch word."""
     batch_a, batch_b = _BATCH_WORDS & set(a.words), _BATCH_WORDS & set(b.words)
-    same_words = tuple(w for w in a.words if w not in batch_a) == tuple(w for w in b.words if w not in batch_b)
+    same_words = tuple(w for w in a.words if w not in _COUNT_WORDS) == tuple(
+        w for w in b.words if w not in _COUNT_WORDS
+    )
     if not same_words or (a.plural == b.plural and batch_a == batch_b):
         return NOTHING
     many_a = bool(batch_a) or bool(a.plural - b.plural)

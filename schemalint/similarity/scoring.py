@@ -1,16 +1,19 @@
 """SL502's final score: how likely a model is to confuse two tools, in [0, 1].
 
-    score = semantic * action * boundary
+    score = semantic * action * boundary * job
 
 - `semantic`: the cosine of the two tools' embeddings (name words + description, minus the
-  description's boundary sentences, which talk about other tools), calibrated per
-  backend to [0, 1] by a linear map between a typical unrelated-pair cosine (0) and a typical
-  paraphrase cosine (1), so one threshold means the same for both backends.
+  description's boundary sentences, which talk about other tools), mapped linearly to [0, 1]
+  between a typical unrelated-pair cosine (0) and a typical paraphrase cosine (1) (`Scale`). The
+  vectors are first centred on a share of the set's mean (compare.py): none for two tools, more
+  the more tools there are, so what a server's tools share (their domain) counts less; the map
+  moves with that share from the raw cosine's scale to the centred one's.
 - `action` (actions.py): 1.0 for the same kind of action, lower for different kinds (a read against
   a write), 0.1 for opposite actions (lock/unlock, 冻结/解冻).
 - `boundary`: descriptions that draw an explicit line between the tools are not confusable: 0.15
   when a description names the sibling tool, 0.55 when it has exclusion text ("do not use for",
   "only for", "不用于") without naming it.
+- `job` (jobs.py): what separates the jobs in the names and inputs.
 - pairs whose descriptions are in different languages (one Chinese, one English) use the larger of
   the full cosine and the cosine of the name words alone: an English-trained model barely relates
   a Chinese description to an English one, but the names are comparable.
@@ -32,8 +35,11 @@ from schemalint.similarity.overlap import jaccard, parameter_names
 
 #: (cosine that maps to 0, cosine that maps to 1) per backend: the median cosine of unrelated pairs
 #: and of paraphrase pairs on the labelled dev pairs, rounded to 0.05 (the models' cosine scales
-#: differ: MiniLM puts unrelated texts near 0, the static model near 0.2)
-CALIBRATION: dict[str, tuple[float, float]] = {
+#: differ: MiniLM puts unrelated texts near 0, the static model near 0.2); `centred` is the scale
+#: of vectors centred on their whole set's mean, where siblings of one server, not strangers, are
+#: the typical pair
+Scale = tuple[float, float]
+CALIBRATION: dict[str, Scale] = {
     "static": (0.20, 0.65),
     "sentence-transformers": (0.05, 0.60),
     "centred": (0.40, 0.90),
@@ -42,7 +48,9 @@ NAMES_SIBLING = 0.15
 HAS_EXCLUSION = 0.55
 PARAMETER_BONUS = 0.1
 
-_SENTENCE_END = re.compile(r"(?<=[.!?。；;！？])\s*")
+_SENTENCE_END = re.compile(r"(?<=[.!?。；;！？])\s*|\s*\n\s*")
+#: a fenced code block (an example request or response), left out of what is embedded
+_CODE_BLOCK = re.compile(r"```.*?(?:```|$)", re.DOTALL)
 _IDENTIFIER = re.compile(r"[\w\-]+(?:\.[\w\-]+)*")
 _EN_EXCLUSIONS = (
     "do not use|don't use|never use|not for|not to be used|use only|only use|only for|instead use|"
@@ -92,7 +100,9 @@ class ToolView:
         self.required = required
         #: the description's sentences, each with whether it has exclusion text ("do not use for");
         #: no exclusion phrase spans a sentence end, so this is the one regex scan both uses need
-        sentences = [s for s in _SENTENCE_END.split(description) if s.strip()]
+        # an example's JSON and URLs are alike in every tool of an API and say nothing of the job
+        prose = _CODE_BLOCK.sub(" ", description) if "```" in description else description
+        sentences = [s for s in _SENTENCE_END.split(prose) if s.strip()]
         self.has_exclusion = has_exclusion_text(description)
         self.sentences = [(s, self.has_exclusion and _EXCLUSION.search(s) is not None) for s in sentences]
         #: whether the description is written in Chinese/Japanese (then an English-trained model only
@@ -151,8 +161,15 @@ def tool_view(name: str | None, description: str | None, parameters: Any) -> Too
     return ToolView(name or "", description or "", parameter_names(parameters), required_names(parameters))
 
 
-def calibrate(cosine: float, backend: str) -> float:
-    low, high = CALIBRATION.get(backend, CALIBRATION["static"])
+def scale_for(backend: str, centring: float = 0.0) -> Scale:
+    """The backend's scale moved by `centring` (the share of the set's mean taken out of the
+    vectors, 0 to 1) towards the centred one."""
+    (raw_low, raw_high), (low, high) = CALIBRATION.get(backend, CALIBRATION["static"]), CALIBRATION["centred"]
+    return raw_low + centring * (low - raw_low), raw_high + centring * (high - raw_high)
+
+
+def calibrate(cosine: float, scale: Scale) -> float:
+    low, high = scale
     return min(1.0, max(0.0, (cosine - low) / (high - low)))
 
 
@@ -230,13 +247,13 @@ def cross_language(a: ToolView, b: ToolView) -> bool:
     return a.is_cjk != b.is_cjk
 
 
-def score_pair(a: ToolView, b: ToolView, cosine: float, backend: str, name_cosine: float | None = None) -> PairScore:
+def score_pair(a: ToolView, b: ToolView, cosine: float, scale: Scale, name_cosine: float | None = None) -> PairScore:
     """The final score; `name_cosine` (cosine of the name words alone) is used for pairs whose
     descriptions are in different languages, where the description cosine says little."""
     if name_cosine is not None and cross_language(a, b):
         cosine = max(cosine, name_cosine)
     overlap = parameter_overlap(a, b)
-    semantic = min(1.0, calibrate(cosine, backend) + PARAMETER_BONUS * overlap)
+    semantic = min(1.0, calibrate(cosine, scale) + PARAMETER_BONUS * overlap)
     action = action_affinity(a.action, b.action)
     boundary = boundary_factor(a, b)
     job = separation(a, b).factor
@@ -248,8 +265,3 @@ def separation(a: ToolView, b: ToolView) -> Separation:
     return job_factor(
         a.name, a.description, a.parameter_names, a.required, b.name, b.description, b.parameter_names, b.required
     )
-
-
-def max_score_for_cosine(cosine: float, backend: str) -> float:
-    """An upper bound of the final score given the cosine (for pruning candidate pairs)."""
-    return min(1.0, calibrate(cosine, backend) + PARAMETER_BONUS)
