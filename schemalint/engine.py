@@ -358,7 +358,7 @@ def _lint_parallel(files: list[tuple[SourceFile, Config]], options: LintOptions,
     if here:
         loaded = [_load_file(source, config, options) for source, config in here]
         candidates = sorted([*loaded, *(s for r in results for s in r.files)], key=lambda s: order[s.path])
-        results.append(run_rules(loaded, report_unused_ignores=report_unused, link_candidates=candidates))
+        results.append(run_rules(loaded, link_candidates=candidates))  # unused ignores: merged below
     sources = [source for result in results for source in result.files]
     sources.sort(key=lambda s: order[s.path])
     from schemalint.suppression import Suppressions

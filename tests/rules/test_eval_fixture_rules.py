@@ -211,3 +211,16 @@ def test_a_tie_goes_to_the_nearest_set_whatever_the_order_files_are_named_in(rep
     for order in ([repo / "a_other", repo / "tools"], [repo / "tools", repo / "a_other"]):
         # the set beside the fixture wins, where the integer is not a string
         assert [d.path for d in run(order) if d.code == "SL812"] == ["tools/evals.json"]
+
+
+def test_parallel_runs_report_an_unused_ignore_once(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for i in range(4):
+        write(repo / "tools" / f"other_{i}.json", {"tools": [{**TOOLS[1], "name": f"list_things_{i}"}]})
+    write(repo / "evals" / "f.json", {"tools": ["get_invoice"], "cases": ALL_KINDS[:1]})
+    config = write(repo / ".schemalint.toml", '[per-file-ignores]\n"evals/*.json" = ["SL813"]\n')
+    monkeypatch.setattr(engine, "PARALLEL_MIN_FILES", 2)
+    options = LintOptions(config_file=config, select=("SL001", "SL8"), jobs=2)
+    parallel = lint([str(repo)], options).diagnostics
+    assert [d.code for d in parallel].count("SL001") == 1
+    serial = lint([str(repo)], LintOptions(config_file=config, select=("SL001", "SL8"))).diagnostics
+    assert [(d.path, d.code, d.span) for d in parallel] == [(d.path, d.code, d.span) for d in serial]
