@@ -472,8 +472,9 @@ def diff_command(
 
 def _fix_plans(result: Any, options: Any, unsafe: bool) -> list[Any]:
     """What --fix would do to each file, fixes applied pass by pass with a re-lint after each."""
-    from schemalint.engine import lint_source, parse_document
+    from schemalint.engine import lint_source
     from schemalint.fixes import plan_file
+    from schemalint.loaders.discover import parse_document
 
     def relint(text: str, path: str) -> tuple[Any, list[Any]]:
         relinted = lint_source(text, path, options)

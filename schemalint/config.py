@@ -7,14 +7,15 @@ which the CLI turns into exit code 2.
 from __future__ import annotations
 
 import dataclasses
-import sys
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from schemalint.loaders import LoadError, read_toml
+from schemalint.loaders.discover import DEFAULT_INCLUDE
 from schemalint.model import Severity
 from schemalint.presets import DEFAULT_PRESETS, PRESETS, Preset
 
@@ -22,23 +23,6 @@ if TYPE_CHECKING:
     from schemalint.rules import RuleEntry
 
 CONFIG_FILES = (".schemalint.toml", "pyproject.toml")
-DEFAULT_INCLUDE = ("*.json", "*.yaml", "*.yml", "*.py")
-DEFAULT_EXCLUDE = (
-    ".git",
-    ".hg",
-    ".svn",
-    ".venv",
-    "venv",
-    "node_modules",
-    "__pycache__",
-    ".mypy_cache",
-    ".pytest_cache",
-    ".ruff_cache",
-    ".tox",
-    ".schemalint_cache",
-    "build",
-    "dist",
-)
 
 
 class ConfigError(Exception):
@@ -151,26 +135,9 @@ def find_config_file(start: Path) -> Path | None:
 
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
-        stat = path.stat()
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot read: {error.strerror}") from None
-    # keyed by modification time too, so a long-running editor server sees config edits
-    return _parse_toml(path, stat.st_mtime_ns, stat.st_size)
-
-
-@lru_cache(maxsize=64)
-def _parse_toml(path: Path, mtime_ns: int, size: int) -> dict[str, Any]:
-    if sys.version_info >= (3, 11):  # imported here: a run without a config file never needs it
-        import tomllib
-    else:  # pragma: no cover
-        import tomli as tomllib
-    try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path}: invalid TOML: {error}") from None
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot read: {error.strerror}") from None
+        return read_toml(path)
+    except LoadError as error:
+        raise ConfigError(error.message) from None
 
 
 def load_config(path: Path) -> Config:

@@ -7,7 +7,6 @@ diagnostics; only cli.py prints.
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -22,9 +21,10 @@ from schemalint.dialects.evals import detect_fixture
 from schemalint.dialects.requests import detect_requests
 from schemalint.gc_pause import paused_gc
 from schemalint.loaders import Document, LoadError
-from schemalint.loaders.discover import SourceFile, discover, matches_any, resolve_path, source_format
+from schemalint.loaders.discover import SourceFile, discover, parse_document, read_source, source_format
 from schemalint.math_threads import one_math_thread
 from schemalint.model import EvalFixture, Request, Severity, Span, Tool, ToolSet, parent_pointer
+from schemalint.paths import display_path, matches_any, resolve_path
 from schemalint.rules import rules_by_code
 from schemalint.rules.base import (
     FixtureRule,
@@ -37,6 +37,7 @@ from schemalint.rules.base import (
     ToolRule,
     ToolSetRule,
 )
+from schemalint.suppression import Suppressions
 from schemalint.targets import resolve_targets
 
 #: a JSON or YAML file without any of these words cannot hold a tool definition (but a Docker catalog
@@ -185,43 +186,6 @@ class RuleSet:
         return severity
 
 
-#: larger files are reported, not read (100k generated tools are about 100 MB)
-MAX_FILE_BYTES = 256 * 1024 * 1024
-
-
-def read_source(path: Path) -> bytes:
-    """The file's bytes; a FIFO, device or oversized file is refused before anything is read."""
-    try:
-        info = path.stat()
-        if stat.S_ISDIR(info.st_mode):
-            raise LoadError("is a directory")
-        if not stat.S_ISREG(info.st_mode):
-            raise LoadError("not a regular file (a pipe, socket or device is never read)")
-        if info.st_size > MAX_FILE_BYTES:
-            raise LoadError(
-                f"file is {info.st_size // 2**20} MiB; schemalint reads files up to {MAX_FILE_BYTES // 2**20} MiB"
-            )
-        return path.read_bytes()
-    except OSError as error:
-        raise LoadError(f"cannot read: {error.strerror or error}") from None
-
-
-def parse_document(text: str, path: str) -> Document:
-    """Load `text` with the loader its file name calls for."""
-    from schemalint.loaders import jsonyaml
-
-    kind = source_format(path)
-    if kind == "python":
-        from schemalint.loaders.python import load_python
-
-        return load_python(text, path)
-    if kind == "jsonl":
-        return jsonyaml.load_jsonl(text, path)
-    if kind == "json" or (kind == "auto" and text.lstrip("\ufeff \t\r\n")[:1] in ("{", "[")):
-        return jsonyaml.load_json(text, path)
-    return jsonyaml.load_yaml(text, path)
-
-
 def may_hold_tools(text: str, path: str) -> bool:
     """A cheap textual check that lets a pre-commit run skip files that cannot define tools."""
     if source_format(path) == "python":
@@ -267,14 +231,6 @@ def _requests_in(document: Document, tools: list[Tool]) -> list[Request]:
 def _engine_diagnostic(code: str, message: str, path: str, span: Span, pointer: str = "") -> Diagnostic:
     rule = rules_by_code()[code]
     return Diagnostic(code, rule.slug, rule.severity, message, path, span, pointer)
-
-
-def display_path(path: Path) -> str:
-    """Relative to the working directory when below it, always with forward slashes."""
-    try:
-        return resolve_path(path).relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
-        return path.as_posix()
 
 
 def lint(paths: Sequence[str] = (".",), options: LintOptions | None = None) -> LintResult:
@@ -361,8 +317,6 @@ def _lint_parallel(files: list[tuple[SourceFile, Config]], options: LintOptions,
         results.append(run_rules(loaded, link_candidates=candidates))  # unused ignores: merged below
     sources = [source for result in results for source in result.files]
     sources.sort(key=lambda s: order[s.path])
-    from schemalint.suppression import Suppressions
-
     merged = Suppressions.merge([result.suppressions for result in results], report_unused)
     unused_ignores = merged.unused_ignores()
     diagnostics = sorted([*(d for r in results for d in r.diagnostics), *unused_ignores], key=Diagnostic.sort_key)
@@ -492,8 +446,6 @@ def run_rules(
     the tool and node rules of a large tool set are shared with worker processes while its set rules
     run here (_SplitToolRules). Eval fixtures are linked to the tool sets of `link_candidates` (default:
     `sources`)."""
-    from schemalint.suppression import Suppressions
-
     rule_sets: dict[int, RuleSet] = {}
 
     def rules_for(config: Config) -> RuleSet:

@@ -52,8 +52,8 @@ def content_hash(document: Document | None, pointer: str) -> str:
 
 
 def _reparsed(document: Document) -> JSON:
-    from schemalint.engine import parse_document
     from schemalint.loaders import LoadError
+    from schemalint.loaders.discover import parse_document
 
     try:
         parsed = parse_document(document.text, document.path)

@@ -25,8 +25,8 @@ from pathlib import Path
 from schemalint.config import Config, PerFileIgnore
 from schemalint.diagnostics import Diagnostic
 from schemalint.loaders import Document
-from schemalint.loaders.discover import matches_any
 from schemalint.model import Severity, Span
+from schemalint.paths import display_path, matches_any
 from schemalint.rules import match_selector
 
 UNUSED_CODE = "SL001"
@@ -289,8 +289,6 @@ class Suppressions:
 
     def unused_ignores(self) -> list[Diagnostic]:
         """SL001 for per-file-ignores that applied to linted files and silenced nothing."""
-        from schemalint.engine import display_path
-
         if not self.report_unused_ignores:
             return []
         found = []

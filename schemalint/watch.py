@@ -11,8 +11,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from schemalint.config import CONFIG_FILES, DEFAULT_EXCLUDE
-from schemalint.loaders.discover import FORMAT_BY_SUFFIX
+from schemalint.config import CONFIG_FILES
+from schemalint.loaders.discover import DEFAULT_EXCLUDE, FORMAT_BY_SUFFIX
 
 
 def _roots(paths: Sequence[str]) -> tuple[list[Path], list[Path], list[Path]]:

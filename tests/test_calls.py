@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from schemalint.calls import check_calls
 from schemalint.cli import main
 from schemalint.dialects import detect_tools
-from schemalint.engine import parse_document
+from schemalint.loaders.discover import parse_document
 
 TOOLS = [
     {

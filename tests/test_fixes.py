@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from schemalint import fixes
 from schemalint.cli import main
 from schemalint.diagnostics import Diagnostic, Fix, PatchOperation
-from schemalint.engine import LintOptions, lint, lint_source, parse_document
+from schemalint.engine import LintOptions, lint, lint_source
 from schemalint.fixes import (
     FixError,
     JsonRenderer,
@@ -31,6 +31,7 @@ from schemalint.fixes import (
     write_atomically,
 )
 from schemalint.loaders import Document
+from schemalint.loaders.discover import parse_document
 from schemalint.model import Severity, Span
 
 from .conftest import REPO

@@ -87,7 +87,7 @@ def test_deeply_nested_python_is_refused_before_libcst(tmp_path: Path, body: str
 def test_python_deeper_than_the_limit_is_refused_on_every_python_version() -> None:
     # CPython 3.10 parses a 20,000-long attribute chain that 3.11 refuses; libcst never finishes it
     from schemalint.loaders import LoadError
-    from schemalint.loaders.pyextract.extract import MAX_PYTHON_NESTING, parse_module
+    from schemalint.loaders.pyextract.source import MAX_PYTHON_NESTING, parse_module
 
     with pytest.raises(LoadError, match="nested too deeply"):
         parse_module("x = a" + ".b" * MAX_PYTHON_NESTING + "\n", "deep.py")

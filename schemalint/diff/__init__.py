@@ -14,10 +14,11 @@ from schemalint.config import Config
 from schemalint.diagnostics import Diagnostic
 from schemalint.diff.compare import Change, SchemaView, Side, ToolComparison, canonical, show
 from schemalint.diff.matching import Matching, Pairing, match_tools, with_renames
-from schemalint.diff.sources import RawSource, SourceError, read_side, split_git_spec
+from schemalint.diff.sources import RawSource, SourceError, read_side
 from schemalint.engine import ConfigResolver, LintOptions, LintResult, RuleSet, SourceResult, load_source, locate
 from schemalint.loaders import Document
 from schemalint.model import Severity, Tool
+from schemalint.paths import split_git_spec
 from schemalint.rules import rules_by_code
 
 __all__ = ["SourceError", "compare_tools", "diff", "diff_sources", "load_side", "run_diff"]

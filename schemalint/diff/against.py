@@ -14,8 +14,8 @@ from pathlib import Path
 from schemalint.diagnostics import Diagnostic
 from schemalint.diff import diff_sources, load_raw
 from schemalint.diff.sources import RawSource, SourceError, check_ref, read_index_file, repository_root, run_git
-from schemalint.engine import ConfigResolver, LintOptions, LintResult, RuleSet, display_path, load_source, run_rules
-from schemalint.loaders.discover import matches_any
+from schemalint.engine import ConfigResolver, LintOptions, LintResult, RuleSet, load_source, run_rules
+from schemalint.paths import display_path, matches_any
 
 
 def changed_files(ref: str, root: Path, staged: bool) -> list[str]:

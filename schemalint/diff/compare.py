@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from schemalint.diff.composition import SchemaChecker, composition_part, find_rejection, has_union
+from schemalint.diff.matching import match_branches
 from schemalint.model import JSON, Severity, join_pointer, nullable_union_branch, resolve_pointer, schema_types
 from schemalint.tools_hash import canonical_json as canonical
 
@@ -534,8 +535,6 @@ class ToolComparison:
 
     def _compare_branches(self, o: Node, n: Node, keyword: str, label: str) -> tuple[list[int], list[int]]:
         """Compares each old alternative with its counterpart; returns the unpaired old and new indexes."""
-        from schemalint.diff.matching import match_branches  # matching imports this module
-
         old_branches, new_branches = o.schema[keyword], n.schema[keyword]
         old_resolved = [self.old_view.node(b, "").schema for b in old_branches]
         new_resolved = [self.new_view.node(b, "").schema for b in new_branches]

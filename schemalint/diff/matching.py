@@ -7,8 +7,8 @@ import difflib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from schemalint.diff.compare import canonical
 from schemalint.model import JSON, Tool
+from schemalint.tools_hash import canonical_json as canonical
 
 #: schema keys that say nothing about what a call looks like
 _PROSE_KEYS = frozenset({"description", "title", "examples", "$comment"})

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from schemalint.config import DEFAULT_EXCLUDE, DEFAULT_INCLUDE
-from schemalint.loaders.discover import discover, matches_any
+from schemalint.loaders.discover import DEFAULT_EXCLUDE, DEFAULT_INCLUDE, discover, read_source
+from schemalint.paths import display_path, matches_any, split_git_spec
 
 
 class SourceError(Exception):
@@ -63,16 +63,6 @@ def check_ref(ref: str, root: Path) -> str:
         )
     except SourceError:
         raise SourceError(f"unknown git revision `{ref}`") from None
-
-
-def split_git_spec(spec: str) -> tuple[str, str] | None:
-    """(`ref`, `path`) for `REF:path`; None for a plain path (including one that exists on disk)."""
-    if os.path.exists(spec) or ":" not in spec:
-        return None
-    ref, _, path = spec.partition(":")
-    if not ref or (len(ref) == 1 and ref.isalpha() and path.startswith(("\\", "/"))):
-        return None
-    return ref, path
 
 
 def _tree_path(root: Path, path: str) -> str:
@@ -128,7 +118,6 @@ def read_index_file(root: Path, tree_path: str, shown: str) -> RawSource:
 
 
 def read_disk_side(spec: str, include: Sequence[str] = DEFAULT_INCLUDE) -> list[RawSource]:
-    from schemalint.engine import display_path, read_source
     from schemalint.loaders import LoadError
 
     if not os.path.exists(spec):

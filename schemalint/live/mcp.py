@@ -32,13 +32,13 @@ from schemalint.engine import (
     LintOptions,
     LintResult,
     SourceResult,
-    display_path,
     lint_documents,
     lint_source,
     load_source,
 )
 from schemalint.loaders import Document
 from schemalint.model import Severity
+from schemalint.paths import display_path
 from schemalint.tools_hash import digest
 
 LOCK_FORMAT = 1

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, Protocol
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from schemalint.model import JSON, Span
 
@@ -48,3 +51,28 @@ class Document:
     #: loader findings that are not parse errors, as (rule code, finding): e.g. SL004, what a
     #: Python extractor had to assume
     notes: list[tuple[str, Finding]] = field(default_factory=list)
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """The table of a TOML file; LoadError, naming the file, when it cannot be read or parsed."""
+    try:
+        stat = path.stat()
+    except OSError as error:
+        raise LoadError(f"{path}: cannot read: {error.strerror}") from None
+    # keyed by modification time too, so a long-running editor server sees edits
+    return _parse_toml(path, stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=64)
+def _parse_toml(path: Path, mtime_ns: int, size: int) -> dict[str, Any]:
+    if sys.version_info >= (3, 11):  # imported here: a run without a config file never needs it
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as error:
+        raise LoadError(f"{path}: invalid TOML: {error}") from None
+    except OSError as error:
+        raise LoadError(f"{path}: cannot read: {error.strerror}") from None

@@ -1,15 +1,16 @@
-"""Finding the files to lint: walk folders, apply include/exclude globs, pick a loader by extension."""
+"""Finding the files to lint (walk folders, apply include/exclude globs) and reading one with the
+loader its file name calls for."""
 
 from __future__ import annotations
 
-import contextlib
-import fnmatch
 import os
+import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from schemalint.config import DEFAULT_EXCLUDE
+from schemalint.loaders import Document, LoadError
+from schemalint.paths import matches_any
 
 FORMAT_BY_SUFFIX = {
     ".json": "json",
@@ -19,6 +20,25 @@ FORMAT_BY_SUFFIX = {
     ".py": "python",
     ".pyi": "python",
 }
+DEFAULT_INCLUDE = ("*.json", "*.yaml", "*.yml", "*.py")
+DEFAULT_EXCLUDE = (
+    ".git",
+    ".hg",
+    ".svn",
+    ".venv",
+    "venv",
+    "node_modules",
+    "__pycache__",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".tox",
+    ".schemalint_cache",
+    "build",
+    "dist",
+)
+#: larger files are reported, not read (100k generated tools are about 100 MB)
+MAX_FILE_BYTES = 256 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -31,25 +51,6 @@ class SourceFile:
 def source_format(path: Path | str) -> str:
     """json, yaml or python; other extensions are read as JSON when they look like it, else YAML."""
     return FORMAT_BY_SUFFIX.get(Path(path).suffix.lower(), "auto")
-
-
-def resolve_path(path: Path) -> Path:
-    """Path.resolve(), but a symlink loop or a vanished file gives the absolute path instead of raising."""
-    try:
-        return path.resolve()
-    except (OSError, RuntimeError):
-        return path.absolute()
-
-
-def matches_any(path: Path, patterns: Sequence[str], root: Path | None = None) -> bool:
-    """A glob matches the file name, any path component, or the path relative to `root`."""
-    if not patterns:
-        return False
-    candidates = [path.name, path.as_posix(), *path.parts]
-    if root is not None:
-        with contextlib.suppress(ValueError):  # outside the root: the other candidates still apply
-            candidates.append(resolve_path(path).relative_to(root).as_posix())
-    return any(fnmatch.fnmatchcase(c, p) for p in patterns for c in candidates)
 
 
 def discover(
@@ -85,3 +86,36 @@ def discover(
                     if file_path not in seen:
                         seen.add(file_path)
                         yield SourceFile(file_path, explicit=False)
+
+
+def read_source(path: Path) -> bytes:
+    """The file's bytes; a FIFO, device or oversized file is refused before anything is read."""
+    try:
+        info = path.stat()
+        if stat.S_ISDIR(info.st_mode):
+            raise LoadError("is a directory")
+        if not stat.S_ISREG(info.st_mode):
+            raise LoadError("not a regular file (a pipe, socket or device is never read)")
+        if info.st_size > MAX_FILE_BYTES:
+            raise LoadError(
+                f"file is {info.st_size // 2**20} MiB; schemalint reads files up to {MAX_FILE_BYTES // 2**20} MiB"
+            )
+        return path.read_bytes()
+    except OSError as error:
+        raise LoadError(f"cannot read: {error.strerror or error}") from None
+
+
+def parse_document(text: str, path: str) -> Document:
+    """Load `text` with the loader its file name calls for."""
+    from schemalint.loaders import jsonyaml
+
+    kind = source_format(path)
+    if kind == "python":
+        from schemalint.loaders.python import load_python
+
+        return load_python(text, path)
+    if kind == "jsonl":
+        return jsonyaml.load_jsonl(text, path)
+    if kind == "json" or (kind == "auto" and text.lstrip("\ufeff \t\r\n")[:1] in ("{", "[")):
+        return jsonyaml.load_json(text, path)
+    return jsonyaml.load_yaml(text, path)

@@ -113,8 +113,8 @@ def fix_edits(document: Document, diagnostic: Diagnostic) -> list[TextEdit] | No
     re-rendered with every untouched byte kept, YAML through a verified round trip, Python never.
     The edit is the span where the old and new texts differ, so the editor keeps its cursor and undo.
     """
-    from schemalint.engine import parse_document
     from schemalint.fixes import plan_file
+    from schemalint.loaders.discover import parse_document
 
     def reparse(text: str, path: str) -> tuple[Document | None, list[Diagnostic]]:
         try:

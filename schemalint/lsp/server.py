@@ -26,9 +26,10 @@ from schemalint.diagnostics import Diagnostic
 from schemalint.docs_site import docs_url_template
 from schemalint.engine import FindingCache, LintOptions, LintResult, lint_source, locate
 from schemalint.loaders import Document
-from schemalint.loaders.discover import FORMAT_BY_SUFFIX, matches_any, source_format
+from schemalint.loaders.discover import FORMAT_BY_SUFFIX, source_format
 from schemalint.lsp.edits import SourceLines, TextEdit, disable_comment_edit, fix_edits
 from schemalint.model import Severity
+from schemalint.paths import matches_any
 from schemalint.rules import find_rule, rules_by_code
 
 logger = logging.getLogger(__name__)

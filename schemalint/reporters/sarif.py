@@ -14,10 +14,10 @@ from urllib.parse import quote
 
 from schemalint import __version__
 from schemalint.diagnostics import Diagnostic
-from schemalint.diff.sources import split_git_spec
 from schemalint.fingerprints import fingerprints
 from schemalint.loaders import Document
 from schemalint.model import Severity
+from schemalint.paths import split_git_spec
 from schemalint.reporters._json_text import decoded, json_report
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"

@@ -2,62 +2,18 @@
 
 from __future__ import annotations
 
-import ast
 from typing import Any
 
-import libcst as cst
-
 from schemalint.diagnostics import Finding
-from schemalint.loaders import Document, LoadError
+from schemalint.loaders import Document
 from schemalint.loaders.pyextract.frameworks import BuiltTool, RegistrationFinder, build_tool
-from schemalint.loaders.pyextract.literals import literal_tools, place
+from schemalint.loaders.pyextract.literals import assumption_finding, literal_tools, place
 from schemalint.loaders.pyextract.positions import PythonPositions
 from schemalint.loaders.pyextract.project import Project
-from schemalint.loaders.pyextract.source import SourceModule
+from schemalint.loaders.pyextract.source import SourceModule, parse_module
 from schemalint.model import Dialect, Tool
 
 ASSUMPTION_CODE = "SL004"
-#: deeper syntax trees are refused before libcst sees them: its parser slows down sharply with depth
-#: (a 3,000-long attribute chain takes seconds, 20,000 never ends), and CPython 3.10's parser accepts
-#: depths that 3.11's refuses, so CPython's own limit is not enough
-MAX_PYTHON_NESTING = 1_000
-
-
-def parse_module(text: str, path: str) -> cst.Module:
-    """libcst's tree of `text`, after CPython's parser (which parses only, never runs) accepted it.
-
-    libcst's native parser can hang or crash the process on deep input (100,000 nested brackets, a
-    20,000-long attribute chain), so CPython goes first: it turns what it cannot parse into
-    exceptions, gives the most precise position for syntax errors, and its tree's depth is checked
-    against MAX_PYTHON_NESTING.
-    """
-    try:
-        tree = ast.parse(text, filename=path)
-    except SyntaxError as error:
-        line, column = error.lineno or 1, error.offset or 1
-        raise LoadError(f"invalid Python: {error.msg}", line, column) from None
-    except (RecursionError, MemoryError):
-        raise LoadError("Python source nested too deeply to parse safely") from None
-    except ValueError as error:  # e.g. NUL bytes
-        raise LoadError(f"cannot parse Python: {error}") from None
-    if _deeper_than(tree, MAX_PYTHON_NESTING):
-        raise LoadError("Python source nested too deeply to parse safely")
-    try:
-        return cst.parse_module(text)
-    except cst.ParserSyntaxError as error:
-        raise LoadError(f"invalid Python: {error.message}", error.raw_line, error.raw_column + 1) from None
-    except (RecursionError, ValueError) as error:
-        raise LoadError(f"cannot parse Python: {error}") from None
-
-
-def _deeper_than(tree: ast.AST, limit: int) -> bool:
-    """Whether the tree has more than `limit` levels (level by level, without recursion)."""
-    level = [tree]
-    for _ in range(limit):
-        level = [child for node in level for child in ast.iter_child_nodes(node)]
-        if not level:
-            return False
-    return True
 
 
 def extract_document(text: str, path: str) -> Document:
@@ -125,13 +81,3 @@ def _append(
     )
     if built.assumptions:
         notes.append((ASSUMPTION_CODE, assumption_finding(built.name, built.assumptions, pointer)))
-
-
-def assumption_finding(name: str | None, assumptions: list[str], pointer: str) -> Finding:
-    listed = "; ".join(assumptions)
-    return Finding(
-        f"`{name or '<tool>'}` was extracted statically with assumptions: {listed}",
-        pointer,
-        key=True,
-        data={"assumptions": list(assumptions)},
-    )

@@ -253,6 +253,14 @@ def place(literal: LiteralTools, index: int, first_tool_index: int) -> list[tupl
 
 
 def _note(tool: Tool, assumptions: list[str]) -> Finding:
-    from schemalint.loaders.pyextract.extract import assumption_finding
-
     return assumption_finding(tool.name, list(dict.fromkeys(assumptions)), tool.pointer)
+
+
+def assumption_finding(name: str | None, assumptions: list[str], pointer: str) -> Finding:
+    listed = "; ".join(assumptions)
+    return Finding(
+        f"`{name or '<tool>'}` was extracted statically with assumptions: {listed}",
+        pointer,
+        key=True,
+        data={"assumptions": list(assumptions)},
+    )

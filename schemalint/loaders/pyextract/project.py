@@ -19,7 +19,8 @@ from typing import Literal
 
 import libcst as cst
 
-from schemalint.loaders.pyextract.source import SourceModule, dotted_name
+from schemalint.loaders import LoadError, read_toml
+from schemalint.loaders.pyextract.source import SourceModule, dotted_name, parse_module
 
 ROOT_MARKERS = (".git", "pyproject.toml", "setup.py", "setup.cfg", ".schemalint.toml")
 #: imports followed for one name (re-exports through `__init__.py` files, factories, subclasses)
@@ -68,9 +69,6 @@ def project_root(directory: Path) -> Path:
 @functools.lru_cache(maxsize=256)
 def _parsed(path: Path, mtime_ns: int, size: int) -> SourceModule | None:
     """The module at `path` (the stat values key the cache, so an edited file is read again)."""
-    from schemalint.loaders import LoadError
-    from schemalint.loaders.pyextract.extract import parse_module
-
     try:
         text = path.read_bytes().decode("utf-8-sig")
         return SourceModule(parse_module(text, str(path)))
@@ -92,12 +90,10 @@ class Project:
 
     def declared_framework(self) -> str | None:
         """`fastmcp` or `mcp` when the root's pyproject.toml depends on it (fastmcp first)."""
-        from schemalint.config import ConfigError, _read_toml
-
         pyproject = self.root / "pyproject.toml"
         try:
-            data = _read_toml(pyproject) if pyproject.is_file() else {}
-        except ConfigError:
+            data = read_toml(pyproject) if pyproject.is_file() else {}
+        except LoadError:
             return None
         project = data.get("project", {}) if isinstance(data.get("project"), dict) else {}
         requirements = [r for r in project.get("dependencies", []) if isinstance(r, str)]

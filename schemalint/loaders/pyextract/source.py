@@ -10,6 +10,7 @@ import libcst as cst
 from libcst.metadata import CodeRange, PositionProvider
 from libcst.metadata.position_provider import PositionProvidingCodegenState
 
+from schemalint.loaders import LoadError
 from schemalint.model import Span
 
 #: the marker for "this expression has no statically known value"
@@ -359,3 +360,46 @@ def enum_members(source: SourceModule, node: cst.ClassDef) -> list[tuple[str, An
                     value = UNKNOWN
             members.append((target.value, value))
     return members
+
+
+#: deeper syntax trees are refused before libcst sees them: its parser slows down sharply with depth
+#: (a 3,000-long attribute chain takes seconds, 20,000 never ends), and CPython 3.10's parser accepts
+#: depths that 3.11's refuses, so CPython's own limit is not enough
+MAX_PYTHON_NESTING = 1_000
+
+
+def parse_module(text: str, path: str) -> cst.Module:
+    """libcst's tree of `text`, after CPython's parser (which parses only, never runs) accepted it.
+
+    libcst's native parser can hang or crash the process on deep input (100,000 nested brackets, a
+    20,000-long attribute chain), so CPython goes first: it turns what it cannot parse into
+    exceptions, gives the most precise position for syntax errors, and its tree's depth is checked
+    against MAX_PYTHON_NESTING.
+    """
+    try:
+        tree = ast.parse(text, filename=path)
+    except SyntaxError as error:
+        line, column = error.lineno or 1, error.offset or 1
+        raise LoadError(f"invalid Python: {error.msg}", line, column) from None
+    except (RecursionError, MemoryError):
+        raise LoadError("Python source nested too deeply to parse safely") from None
+    except ValueError as error:  # e.g. NUL bytes
+        raise LoadError(f"cannot parse Python: {error}") from None
+    if _deeper_than(tree, MAX_PYTHON_NESTING):
+        raise LoadError("Python source nested too deeply to parse safely")
+    try:
+        return cst.parse_module(text)
+    except cst.ParserSyntaxError as error:
+        raise LoadError(f"invalid Python: {error.message}", error.raw_line, error.raw_column + 1) from None
+    except (RecursionError, ValueError) as error:
+        raise LoadError(f"cannot parse Python: {error}") from None
+
+
+def _deeper_than(tree: ast.AST, limit: int) -> bool:
+    """Whether the tree has more than `limit` levels (level by level, without recursion)."""
+    level = [tree]
+    for _ in range(limit):
+        level = [child for node in level for child in ast.iter_child_nodes(node)]
+        if not level:
+            return False
+    return True
