@@ -431,6 +431,8 @@ class Request:
     entries: tuple[str, ...] = ()
     #: the names of every entry a `tool_choice` may name: function, server and search tools, in namespaces too
     entry_names: frozenset[str] = frozenset()
+    #: it sends tools whose names the body does not list (an MCP server or toolset entry)
+    has_unlisted_tools: bool = False
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,8 @@ _DEFER_KEYS = ("defer_loading", "deferLoading")
 #: words of a client-side tool that finds other tools (`search_tools`, `tool_search`, `find_tools`)
 _SEARCH_VERBS = frozenset({"search", "find", "discover", "lookup", "load"})
 _SEARCHED = frozenset({"tool", "tools", "capabilities"})
+#: entries that stand for a server's tools, whose names the request does not list
+_SERVER_TYPES = frozenset({"mcp", "mcp_toolset"})
 
 
 def detect_requests(data: JSON, path: str, tools: Sequence[Tool]) -> list[Request]:
@@ -79,6 +81,9 @@ def _read(body: Mapping[str, Any], pointer: str, path: str, tools: Sequence[Tool
         if _is_search_tool(entry):
             search.append(entry_pointer)
     request.deferred, request.search_tools, request.entry_names = tuple(deferred), tuple(search), frozenset(names)
+    request.has_unlisted_tools = any(
+        is_mapping(entry) and entry.get("type") in _SERVER_TYPES for entry in body["tools"]
+    )
     for tool in own:
         tool.deferred = tool.pointer in request.deferred
     _read_choice(body, pointer, request)

@@ -34,7 +34,9 @@ class UnknownToolChoice(RequestRule):
 
     ## Trade-off
     The names a choice may use are those of every entry of the request's `tools` (server and
-    search tools included) and the functions inside OpenAI namespaces. A request body is a JSON or
+    search tools included) and the functions inside OpenAI namespaces. A request that sends an MCP
+    server (OpenAI `{"type": "mcp"}`, Anthropic `mcp_toolset`) is not checked: its tools' names
+    are not in the body. A request body is a JSON or
     YAML document (or an array of them) with `tools` and a request key (`model`, `messages`,
     `input`, `contents`, `tool_choice`, ...).
 
@@ -54,7 +56,7 @@ class UnknownToolChoice(RequestRule):
 
     def check(self, request: Request, context: LintContext) -> Iterable[Finding]:
         choice = request.tool_choice
-        if choice is None:
+        if choice is None or request.has_unlisted_tools:
             return
         for name, pointer in choice.names:
             if name not in request.entry_names:

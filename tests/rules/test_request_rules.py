@@ -456,3 +456,13 @@ def test_an_mcp_toolset_deferred_by_its_default_config() -> None:
     keeps_one = {**toolset, "configs": {"search_files": {"defer_loading": False}}}
     assert found(anthropic(anthropic_tool("get_order", defer=True), keeps_one), "SL804") == []
     assert found(anthropic(anthropic_tool("get_order", defer=True), toolset), "SL804")
+
+
+def test_sl801_leaves_requests_with_mcp_servers_alone() -> None:
+    toolset = {"type": "mcp_toolset", "mcp_server_name": "drive"}
+    assert (
+        found(anthropic(anthropic_tool("get_order"), toolset, tool_choice={"type": "tool", "name": "x"}), "SL801") == []
+    )
+    server = {"type": "mcp", "server_label": "crm", "server_url": "https://crm.example/mcp"}
+    body = responses(responses_tool("get_order"), server, tool_choice={"type": "function", "name": "x"})
+    assert found(body, "SL801") == []
