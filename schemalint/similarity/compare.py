@@ -91,7 +91,8 @@ def similar_pairs(
     share = centring_share(count)
     scale = scale_for(embeddings.backend, share)
     raw = embeddings.vectors[:count]
-    vectors = centre(raw, share) if share else raw
+    sums = column_sums(raw) if share else []
+    vectors = centre(raw, sums, share) if share else raw
     # neighbours are found on vectors centred on the whole set, whose mean holds the pair itself; a
     # pair is then scored apart from it (`cosines_apart`), which can only lift its cosine by about
     # the pair's own weight in that mean, so the search floor is lowered by twice that
@@ -99,13 +100,14 @@ def similar_pairs(
     candidates = candidate_pairs(vectors, floor, top_k)
 
     def cosines(pairs: list[tuple[int, int]]) -> list[float]:
-        return cosines_apart(raw, pairs) if share else pair_cosines(raw, pairs)
+        return cosines_apart(raw, sums, pairs) if share else pair_cosines(raw, pairs)
 
     if share:
         candidates = dict(zip(candidates, cosines(list(candidates)), strict=True))
     name_cosines: dict[tuple[int, int], float] = {}
     if mixed:
-        names = _rows(embeddings.vectors)[count:]
+        all_rows = embeddings.vectors
+        names = (all_rows if isinstance(all_rows, list) else all_rows.tolist())[count:]
         crossing = [
             p
             for p in candidate_pairs(names, cosine_floor(threshold, scale_for(embeddings.backend)), top_k)
@@ -124,14 +126,20 @@ def similar_pairs(
     return result
 
 
-def cosines_apart(vectors: Vectors, pairs: list[tuple[int, int]]) -> list[float]:
+def column_sums(vectors: Vectors) -> list[float]:
+    """Each dimension's sum over the vectors, correctly rounded (`math.fsum`), for either form."""
+    columns = zip(*vectors, strict=True) if isinstance(vectors, list) else vectors.T.tolist()
+    return [math.fsum(column) for column in columns]
+
+
+def cosines_apart(vectors: Vectors, sums: list[float], pairs: list[tuple[int, int]]) -> list[float]:
     """Each pair's cosine once both vectors are centred on the mean of the *other* tools, weighed
     against CENTRING_PRIOR tools' worth of zeros: m = (S - a - b) / (n - 2 + prior), S the sum of
     all vectors. The set's domain is taken out, but not what the two tools share with each other.
-    Computed from the pair's raw cosine and each vector's dot with S (rounded to float32), with
-    `pair_cosines`, so rows of Python floats and a numpy matrix give the same bits."""
+    Computed from the pair's raw cosine and each vector's dot with S (`sums`, rounded to float32),
+    with `pair_cosines`, so rows of Python floats and a numpy matrix give the same bits."""
     count = len(vectors)
-    total = float32_row(struct.pack(f"<{len(vectors[0])}f", *map(math.fsum, zip(*_rows(vectors), strict=True))))
+    total = float32_row(struct.pack(f"<{len(sums)}f", *sums))
     with_total: Vectors
     if isinstance(vectors, list):
         with_total = [*vectors, total]
@@ -154,18 +162,15 @@ def cosines_apart(vectors: Vectors, pairs: list[tuple[int, int]]) -> list[float]
     return cosines
 
 
-def _rows(vectors: Vectors) -> list[list[float]]:
-    return vectors if isinstance(vectors, list) else vectors.tolist()
-
-
-def centre(vectors: Vectors, share: float = 1.0) -> Vectors:
-    """The vectors less `share` of their mean, each scaled back to unit length and rounded to float32:
+def centre(vectors: Vectors, sums: list[float], share: float = 1.0) -> Vectors:
+    """The vectors less `share` of their mean (`sums`: `column_sums`), each scaled back to unit length
+    and rounded to float32:
     what every tool of one server shares (its domain, its house style) is taken out, so a cosine
     measures how alike two tools are *within* their set. The sums are `math.fsum`s (correctly rounded)
     and the rest is element-wise IEEE arithmetic, so rows of Python floats and a numpy matrix give the
     same bits (a zero row stays zero)."""
     if isinstance(vectors, list):
-        mean = [share * (math.fsum(column) / len(vectors)) for column in zip(*vectors, strict=True)]
+        mean = [share * (total / len(vectors)) for total in sums]
         rows = []
         for row in vectors:
             shifted = [value - m for value, m in zip(row, mean, strict=True)]
@@ -175,6 +180,6 @@ def centre(vectors: Vectors, share: float = 1.0) -> Vectors:
     import numpy as np
 
     wide = vectors.astype(np.float64)
-    shifted = wide - np.array([share * (math.fsum(column) / len(wide)) for column in wide.T.tolist()])
+    shifted = wide - np.array([share * (total / len(wide)) for total in sums])
     norms = np.array([math.sqrt(math.fsum(row)) or 1.0 for row in (shifted * shifted).tolist()])
     return (shifted / norms[:, None]).astype(np.float32)
