@@ -317,6 +317,20 @@ def test_text_excerpt_of_a_crlf_file_shows_the_line_without_its_cr() -> None:
     assert rendered == 'f.json:3:3: SL204 [warning] message\n    3 |  {"name": "x"}\n          ^~~~~~\n'
 
 
+@pytest.mark.parametrize("padding", [60, 300])
+def test_the_caret_of_a_cut_long_line_underlines_the_whole_token(padding: int) -> None:
+    from schemalint.loaders.jsonyaml import load_json
+
+    # minified JSON: the line is cut around the finding and starts with an ellipsis
+    text = '{"tools": [{"pad": "' + "x" * padding + '", "name": "lookup_order"}]}'
+    document = load_json(text, "f.json")
+    span = document.positions.locate("/tools/0/name")
+    diagnostic = Diagnostic("SL101", "slug", Severity.WARNING, "message", "f.json", span, "/tools/0/name")
+    shown, caret = get_reporter("text")([diagnostic], {"f.json": document}, False).splitlines()[1:]
+    start = caret.index("^")
+    assert shown[start : len(caret)] == '"lookup_order"'
+
+
 @pytest.mark.parametrize("output_format", ["json", "sarif", "gitlab"])
 def test_a_report_written_as_bytes_is_the_text_render_gives(project: Path, output_format: str) -> None:
     from schemalint.engine import LintOptions, lint

@@ -25,12 +25,13 @@ def _excerpt(lines: list[str], diagnostic: Diagnostic, color: bool) -> list[str]
         return []
     line = printable_excerpt(lines[line_no - 1].rstrip("\r").replace("\t", " "))
     start = max(diagnostic.span.column - 1, 0)
-    offset = 0
+    shift = 0  # columns cut from the start of the line, less the ellipsis that stands for them
     if len(line) > _MAX_EXCERPT:  # keep the caret in view on minified JSON
         offset = max(0, min(start - 40, len(line) - _MAX_EXCERPT))
         line = ("…" if offset else "") + line[offset : offset + _MAX_EXCERPT] + "…"
-        start = start - offset + (1 if offset else 0)
-    end = diagnostic.span.end_column - 1 - offset if diagnostic.span.end_line == line_no else len(line)
+        shift = offset - 1 if offset else 0
+        start -= shift
+    end = diagnostic.span.end_column - 1 - shift if diagnostic.span.end_line == line_no else len(line)
     width = max(1, min(end, len(line)) - start)
     gutter = f"{line_no:>5} | "
     caret = " " * (len(gutter) + start) + "^" + "~" * (width - 1)
