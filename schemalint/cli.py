@@ -350,8 +350,7 @@ def _watch(paths: Sequence[str], options: Any, outputs: Sequence[Any], quiet: bo
             except ConfigError as error:
                 click.echo(f"schemalint: error: {_printable(str(error))}", err=True)
             else:
-                fixable = sum(1 for d in result.diagnostics if d.fix is not None and d.fix.safe)
-                reporter_output(result, outputs, quiet, statistics, fixable, _scores(result))
+                reporter_output(result, outputs, quiet, statistics, _fixable(result), _scores(result))
             click.echo("Watching for changes (Ctrl-C to stop)...", err=True)
             next(batches)
     except KeyboardInterrupt:
@@ -390,6 +389,17 @@ def _show_settings(file: str, options: Any, fail_on: str | None, as_json: bool) 
     sys.exit(EXIT_CLEAN)
 
 
+def _fixable(result: Any, refused: frozenset[str] | set[str] = frozenset()) -> int:
+    """The safe fixes `--fix` would write: none in Python sources, which it never modifies, nor in the
+    `refused` files it has just declined to write."""
+    python = {path for path, document in result.documents().items() if document.format == "python"}
+    return sum(
+        1
+        for d in result.diagnostics
+        if d.fix is not None and d.fix.safe and d.path not in refused and d.path not in python
+    )
+
+
 def _stdin_name(text: bytes) -> str:
     """The buffer's stand-in name without --stdin-filename: JSON when it starts as JSON does, else YAML."""
     return "stdin.json" if text.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"[") else "stdin.yaml"
@@ -406,11 +416,9 @@ def report_and_exit(
     fail_under: int | None = None,
 ) -> NoReturn:
     """Write the reports (check, diff and mcp share this) and exit 1 when a finding is at or above --fail-on,
-    or the score is below --fail-under. The summary does not offer the fixes of `refused` files, which --fix
-    has just declined to write."""
+    or the score is below --fail-under. The summary offers only the fixes --fix writes (see `_fixable`)."""
     fail_level = _fail_level(fail_on, result)
-    fixable = sum(1 for d in result.diagnostics if d.fix is not None and d.fix.safe and d.path not in refused)
-    reporter_output(result, outputs, quiet, statistics, fixable, scores)
+    reporter_output(result, outputs, quiet, statistics, _fixable(result, refused), scores)
     _print_backend_notices(result)
     failing = fail_level is not None and any(d.severity >= fail_level for d in result.diagnostics)
     if fail_under is not None and scores is not None and scores.score < fail_under:

@@ -255,8 +255,13 @@ def test_stdin_without_a_file_name_detects_yaml(project: Path) -> None:
 def test_summary_does_not_offer_the_fixes_fix_declined(project: Path) -> None:
     python = "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n\n@mcp.tool()\ndef f(a: str) -> str: ...\n"
     (project / "tools.py").write_text(python, encoding="utf-8")
-    _, listed = run("check", "--no-config", "tools.py")
-    assert "fixable with --fix" in listed  # SL303's fix, which --fix never writes to Python
+    open_tool = json.loads(json.dumps(GOOD_TOOL))
+    del open_tool["function"]["parameters"]["additionalProperties"]
+    write(project / "tools.json", [open_tool])  # one SL303 fix that --fix writes
+    _, listed = run("check", "--no-config", "tools.py", "tools.json")
+    # SL303 is offered on the Python tool too, but --fix never writes Python: only the JSON fix counts
+    assert any(line.startswith("tools.py:") and "SL303" in line for line in listed.splitlines())
+    assert " 1 fixable with --fix." in listed
     code, out = run("check", "--no-config", "--fix", "tools.py")
     assert code == 1 and "not fixed: Python sources" in out
     assert "fixable with --fix" not in out
