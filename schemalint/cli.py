@@ -400,6 +400,11 @@ def _fixable(result: Any, refused: frozenset[str] | set[str] = frozenset()) -> i
     )
 
 
+def _listed(files: Sequence[str], most: int = 5) -> str:
+    """The first `most` files, then how many more."""
+    return ", ".join(files[:most]) + (f" and {len(files) - most} more" if len(files) > most else "")
+
+
 def _stdin_name(text: bytes) -> str:
     """The buffer's stand-in name without --stdin-filename: JSON when it starts as JSON does, else YAML."""
     return "stdin.json" if text.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"[") else "stdin.yaml"
@@ -677,14 +682,15 @@ def init(directory: Path, preset: str | None, baseline: bool, force: bool) -> No
     kind = "git repository" if found.is_git else "folder (not a git repository)"
     click.echo(_printable(f"Looked at {found.root} ({kind}):"))
     if found.tools:
-        files = ", ".join(found.files[:5]) + (f" and {len(found.files) - 5} more" if len(found.files) > 5 else "")
-        click.echo(_printable(f"  {len(found.tools)} tool(s) in {len(found.files)} file(s): {files}"))
+        click.echo(_printable(f"  {len(found.tools)} tool(s) in {len(found.files)} file(s): {_listed(found.files)}"))
         dialects = ", ".join(f"{name} {count}" for name, count in found.dialects.most_common())
         frameworks = ", ".join(f"{name} {count}" for name, count in found.frameworks.most_common()) or "none"
         click.echo(f"  dialects: {dialects}; Python frameworks: {frameworks}")
         click.echo(f"  sent strict: {found.strict} of {len(found.tools)} tool(s)")
     else:
         click.echo("  no tool definitions found yet (JSON, YAML or Python files below it)")
+    if found.fixtures:
+        click.echo(_printable(f"  eval fixtures: {_listed(found.fixtures)}"))
     if found.unreadable:
         click.echo(_printable(f"  could not read: {', '.join(found.unreadable)}"))
     targets = f", targets {', '.join(found.targets)}" if found.targets else ""

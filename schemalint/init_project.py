@@ -48,6 +48,8 @@ class Survey:
     tools: list[Tool] = field(default_factory=list)
     #: files holding tools, relative to `root`, `/`-separated
     files: list[str] = field(default_factory=list)
+    #: files holding eval fixtures, relative to `root`: CI lints them with the tools they test
+    fixtures: list[str] = field(default_factory=list)
     unreadable: list[str] = field(default_factory=list)
     preset: str = "recommended"
     targets: tuple[str, ...] = ()
@@ -89,6 +91,8 @@ def survey(directory: Path, preset: str | None = None) -> Survey:
         if source.tools:
             found.tools.extend(source.tools)
             found.files.append(_relative(source.path, root))
+        elif source.fixture is not None:
+            found.fixtures.append(_relative(source.path, root))
     found.unreadable = sorted({_relative(d.path, root) for d in result.diagnostics})
     found.preset, found.targets, found.reason = choose_preset(found.tools)
     if preset is not None:
@@ -222,8 +226,8 @@ def write_baseline_file(found: Survey, result: LintResult, force: bool) -> tuple
 
 
 def ci_paths(found: Survey) -> list[str]:
-    """The top-level folders and files that hold tools, or `.` when there are many (or none)."""
-    tops = sorted({file.split("/")[0] + ("/" if "/" in file else "") for file in found.files})
+    """The top-level folders and files that hold tools or eval fixtures, or `.` when there are many (or none)."""
+    tops = sorted({file.split("/")[0] + ("/" if "/" in file else "") for file in found.files + found.fixtures})
     return tops if 0 < len(tops) <= _MAX_CI_PATHS else ["."]
 
 

@@ -211,3 +211,22 @@ def test_snippets_name_real_hooks_and_action_inputs(repo: Path) -> None:
     assert step["with"]["paths"].split() == ["server.py", "tools/"]
     args = step["with"]["args"].split()
     assert run("check", *step["with"]["paths"].split(), *args)[0] == 0
+
+
+def test_eval_fixtures_are_listed_and_linted_in_ci(repo: Path) -> None:
+    write(repo / "tools" / "orders.json", [openai_tool("get_order"), openai_tool("cancel_order")])
+    fixture = {
+        "name": "orders",
+        "tools": ["get_order", "cancel_order"],
+        "cases": [{"input": "Where is 7?", "expect": {"tool": "get_ordr", "args": {"order_id": "7"}}}],
+    }
+    write(repo / "evals" / "orders.json", fixture)
+    code, out = run("init")
+    assert code == 0, out
+    assert "eval fixtures: evals/orders.json" in out
+    workflow = yaml.safe_load(out.partition("GitHub Actions:")[2].partition("\n\n")[2].partition("\nNext:")[0])
+    step = next(s for s in workflow["jobs"]["schemalint"]["steps"] if s["uses"].startswith("schemalint/"))
+    assert step["with"]["paths"].split() == ["evals/", "tools/"]
+    # what CI runs finds the fixture's unknown tool, as `schemalint check` at the root does
+    code, out = run("check", *step["with"]["paths"].split())
+    assert code == 1 and "evals/orders.json" in out and "SL811" in out
