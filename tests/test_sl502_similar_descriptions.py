@@ -185,49 +185,6 @@ def test_cache_dir_env_moves_the_default_cache_only(monkeypatch: pytest.MonkeyPa
     assert settings_cache_dir({"cache-dir": ".schemalint_cache"}) == Path(".schemalint_cache")
 
 
-def test_reported_parts_are_rounded_as_round_rounds_them() -> None:
-    from schemalint.similarity.scoring import PairScore, reported_parts
-
-    assert reported_parts([]) == []
-    assert reported_parts([PairScore(0.123456, -0.00001, 0.5, 1 / 3, 0.15, 2 / 7, 0.45)]) == [
-        (0.1235, -0.0, 0.3333, 0.15, 0.2857, 0.45)
-    ]
-
-
-def _values_near_ties() -> list[float]:
-    """Values of [-1, 1] on and next to the ties of 4-digit rounding, zeros of both signs, and others."""
-    import math
-    import random
-
-    ties = [(k + 0.5) / 10_000 for k in range(-10_000, 10_000, 7)]
-    values = ties + [math.nextafter(t, 2.0) for t in ties] + [math.nextafter(t, -2.0) for t in ties]
-    values += [k / 20_000 for k in range(-20_000, 20_001, 3)]  # exact binary ties among them (0.03125)
-    generator = random.Random(7)
-    values += [generator.uniform(-1.0, 1.0) for _ in range(20_000)] + [
-        generator.uniform(-1e-4, 1e-4) for _ in range(50)
-    ]
-    return [*values, 0.0, -0.0, 1.0, -1.0, 0.99995, -0.99995, 1.5, -2.25, 12345.678951, float("nan")]
-
-
-@pytest.mark.parametrize("numpy_loaded", [True, False])
-def test_round4_all_gives_round_s_results_bit_for_bit(numpy_loaded: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    import math
-    import struct
-
-    import numpy  # noqa: F401  (the numpy path runs only when numpy is already imported)
-
-    from schemalint.similarity.scoring import round4_all
-
-    if not numpy_loaded:
-        monkeypatch.delitem(sys.modules, "numpy")
-    values = _values_near_ties()
-    expected = [round(value, 4) for value in values]
-    rounded = round4_all(values)
-    bits = [struct.pack("<d", value) for value in rounded]
-    assert bits == [struct.pack("<d", value) for value in expected]  # -0.0 and nan included
-    assert math.copysign(1.0, round4_all([-0.00001])[0]) == -1.0
-
-
 def test_exclusion_text_pre_test_never_hides_a_phrase() -> None:
     """The substring pre-test may only answer "no" where the regex would: every phrase gets through."""
     from schemalint.similarity.scoring import _EN_EXCLUSIONS, _EXCLUSION, has_exclusion_text

@@ -83,7 +83,7 @@ class SimilarDescriptions(ToolSetRule):
 
     def check(self, toolset: ToolSet, context: LintContext) -> Iterable[Finding]:
         from schemalint.similarity.compare import similar_pairs
-        from schemalint.similarity.scoring import reported_parts, separation, tool_view
+        from schemalint.similarity.scoring import separation, tool_view
 
         tools = [t for t in toolset.tools if t.description and t.description.strip()]
         result = similar_pairs(
@@ -94,18 +94,15 @@ class SimilarDescriptions(ToolSetRule):
         )
         names = [t.display_name for t in tools]  # once per tool: a tool can be in many pairs
         views = [tool_view(t.name, t.description, t.parameters) for t in tools]
-        reported = reported_parts([score for _, _, score in result.pairs])
-        for (first, second, score), (rounded_score, cosine, action, boundary, overlap, job) in zip(
-            result.pairs, reported, strict=True
-        ):
+        for first, second, score in result.pairs:
             earlier, later = tools[first], tools[second]
             data = {
-                "score": rounded_score,
-                "cosine": cosine,
-                "action_factor": action,
-                "boundary_factor": boundary,
-                "parameter_overlap": overlap,
-                "job_factor": job,
+                "score": round(score.score, 4),
+                "cosine": round(score.cosine, 4),
+                "action_factor": round(score.action, 4),
+                "boundary_factor": round(score.boundary, 4),
+                "parameter_overlap": round(score.parameters, 4),
+                "job_factor": round(score.job, 4),
                 "separation": separation(views[first], views[second]).reason,
                 "backend": result.backend,
                 "sibling": names[first],

@@ -24,7 +24,6 @@
 from __future__ import annotations
 
 import re
-import sys
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any, NamedTuple
@@ -203,44 +202,6 @@ class PairScore(NamedTuple):
     parameters: float
     #: how much the names, texts and inputs separate the jobs (jobs.py): 1 when nothing does
     job: float
-
-
-def reported_parts(scores: Sequence[PairScore]) -> list[tuple[float, ...]]:
-    """What a finding reports of each score, rounded to 4 digits as `round(value, 4)` rounds them:
-    (score, cosine, action, boundary, parameters, job)."""
-    if not scores:
-        return []
-    score, cosine, _semantic, action, boundary, parameters, job = zip(*scores, strict=True)
-    columns = (score, cosine, action, boundary, parameters, job)
-    return list(zip(*(round4_all(column) for column in columns), strict=True))
-
-
-#: fewer values than this are rounded one by one: numpy's conversions would cost more than they save
-_ROUND_IN_NUMPY_FROM = 1024
-#: |x * 10**4 - (k + 1/2)| under this is too close to a tie to trust the float product (its error is
-#: below 1e-12 for |x| <= 1), so such values get `round`'s exact decimal treatment
-_NEAR_TIE = 1e-6
-
-
-def round4_all(values: Sequence[float]) -> list[float]:
-    """`round(value, 4)` of every value. `round` with digits goes through decimal strings (about 1 us a
-    value: a 10k-tool set has 35k findings of 5 rounded numbers each); with numpy already imported
-    (big sets), long lists are rounded in one pass instead: rint(x * 10**4) / 10**4 is the double nearest
-    to the correctly rounded decimal, which is what `round` returns, except where the product's own
-    rounding could cross a tie (then `round` decides) and outside [-1, 1] (the error bound above no
-    longer holds). Both keep the sign of a zero (-0.00001 -> -0.0)."""
-    if len(values) < _ROUND_IN_NUMPY_FROM or "numpy" not in sys.modules:
-        return [round(value, 4) for value in values]
-    import numpy as np
-
-    array = np.array(values, dtype=np.float64)
-    scaled = array * 10_000.0
-    nearest = np.rint(scaled)
-    rounded = (nearest / 10_000.0).tolist()
-    exact = (np.abs(np.abs(scaled - nearest) - 0.5) < _NEAR_TIE) | ~(np.abs(array) <= 1.0)
-    for position in np.flatnonzero(exact).tolist():
-        rounded[position] = round(values[position], 4)
-    return rounded
 
 
 def cross_language(a: ToolView, b: ToolView) -> bool:
