@@ -19,6 +19,7 @@ import click
 from schemalint import __version__
 from schemalint.config import ConfigError, check_presets, check_selector, check_targets, parse_fail_on
 from schemalint.model import Severity
+from schemalint.reporters import FORMATS
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -125,8 +126,8 @@ def lint_options(function: Callable[..., Any]) -> Callable[..., Any]:
             "output_formats",
             multiple=True,
             metavar="FORMAT[:FILE]",
-            help="text (default), json, sarif, github, gitlab or junit; repeatable; `FORMAT:FILE` writes that "
-            "format to FILE (e.g. `--output-format text --output-format sarif:schemalint.sarif`).",
+            help=f"{', '.join(FORMATS[:-1])} or {FORMATS[-1]} (default: text); repeatable; `FORMAT:FILE` writes "
+            "that format to FILE (e.g. `--output-format text --output-format sarif:schemalint.sarif`).",
         ),
         click.option(
             "--output-file",

@@ -354,3 +354,11 @@ def test_a_report_in_bytes_reaches_a_standard_output_without_a_binary_stream(pro
         main(["check", "tools", "--no-config", "--output-format", "json"])
     assert captured.getvalue() == check("--output-format", "json")[1]
     assert json.loads(captured.getvalue())
+
+
+def test_check_help_names_every_output_format() -> None:
+    from schemalint.reporters import FORMATS
+
+    result = CliRunner().invoke(main, ["check", "--help"], terminal_width=200)
+    help_line = next(line for line in result.output.splitlines() if "--output-format" in line)
+    assert all(f" {name}" in help_line for name in FORMATS), help_line
