@@ -49,65 +49,28 @@ OffsetSpan = tuple[int, int, int, int]
 SpanTable = dict[str, OffsetSpan]
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_LINE_FEED = re.compile(r"\n")
 _TRAILING_SPACE = " \t\r\n"
-
-
-#: line-start table granularity: 2**10 characters per block (see LineIndex)
-_LINE_BLOCK_BITS = 10
 
 
 class LineIndex:
     """Turns character offsets into 1-based line:column positions (columns in code points).
 
     Lines end at LF, CRLF or a lone CR, as editors count them.
-
-    A text without lone CRs (nearly all) is indexed by blocks of 2**`_LINE_BLOCK_BITS` characters:
-    per block, the number of line feeds before it and where the line holding its first character
-    starts. A position counts the line feeds from its block's start to it and looks back for the
-    last one, both in C (`str.count`, `str.rfind`) over less than a block. For 10 MB of JSON the
-    table takes 15 ms to build where an array of every line start took 110 ms (serial work, even
-    with --jobs, as it is built before the fork), for about 1 us more per position. A text with
-    lone CRs gets the array of every line start (a line feed count cannot tell its lines).
     """
 
-    __slots__ = ("_block_bits", "_block_line_starts", "_block_lines", "_starts", "_text")
+    __slots__ = ("_starts",)
 
     def __init__(self, text: str) -> None:
-        self._text = text
-        lone_cr = "\r" in text and text.count("\r") != text.count("\r\n")
-        #: every line start (after each line break, and 0), for texts with lone CRs only
-        self._starts: array[int] | None = None
-        self._block_bits = _LINE_BLOCK_BITS
-        #: per block: line feeds before its start, and the start of the line its start is on
-        self._block_lines = array("q")
-        self._block_line_starts = array("q")
-        if lone_cr:
-            self._starts = array("q", [0])
-            self._starts.extend(map(re.Match.end, _LINE_BREAK.finditer(text)))
-            return
-        size = 1 << self._block_bits
-        lines = line_start = 0
-        for block_start in range(0, len(text) + 1, size):
-            self._block_lines.append(lines)
-            self._block_line_starts.append(line_start)
-            lines += text.count("\n", block_start, block_start + size)
-            last = text.rfind("\n", block_start, block_start + size)
-            if last >= 0:
-                line_start = last + 1
+        line_breaks = _LINE_BREAK if "\r" in text else _LINE_FEED
+        #: where each line starts
+        self._starts = array("q", [0])
+        self._starts.extend(map(re.Match.end, line_breaks.finditer(text)))
 
     def _line(self, offset: int) -> tuple[int, int]:
         """The 0-based line an offset is on, and where that line starts."""
-        starts = self._starts
-        if starts is not None:
-            line = bisect_right(starts, offset) - 1
-            return line, starts[line]
-        block = offset >> self._block_bits
-        block_start = block << self._block_bits
-        text = self._text
-        last = text.rfind("\n", block_start, offset)
-        if last < 0:
-            return self._block_lines[block], self._block_line_starts[block]
-        return self._block_lines[block] + text.count("\n", block_start, offset), last + 1
+        line = bisect_right(self._starts, offset) - 1
+        return line, self._starts[line]
 
     def position(self, offset: int) -> tuple[int, int]:
         line, line_start = self._line(offset)
@@ -115,11 +78,7 @@ class LineIndex:
 
     def span(self, start: int, end: int) -> Span:
         line, line_start = self._line(start)
-        if self._starts is None:
-            on_one_line = self._text.find("\n", start, end) < 0
-        else:
-            on_one_line = line + 1 == len(self._starts) or end < self._starts[line + 1]
-        end_line, end_line_start = (line, line_start) if on_one_line else self._line(end)
+        end_line, end_line_start = self._line(end)
         return Span(line + 1, start - line_start + 1, end_line + 1, end - end_line_start + 1)
 
 
@@ -133,22 +92,11 @@ _NOT_LOCATED: Any = object()
 
 
 class OffsetPositions:
-    """`PositionIndex` over character offsets: `find(pointer)` gives a value's `OffsetSpan`.
+    """`PositionIndex` over character offsets: `find(pointer)` gives a value's `OffsetSpan`."""
 
-    `find_key(pointer)`, when given, is asked for keys' spans instead: its value end may be
-    `_NOT_SKIPPED` (see `JsonOffsets.find_member`), and is then asked of `find` only for an array
-    element (which has no key: its value is located instead).
-    """
-
-    def __init__(
-        self,
-        text: str,
-        find: Callable[[str], OffsetSpan | None],
-        find_key: Callable[[str], OffsetSpan | None] | None = None,
-    ) -> None:
+    def __init__(self, text: str, find: Callable[[str], OffsetSpan | None]) -> None:
         self._text = text
         self._find = find
-        self._find_key = find_key or find
         self._lines: LineIndex | None = None
         #: spans already computed (several findings often point at one place), by pointer: one
         #: table for values and one for keys, so that a lookup builds no (pointer, key) tuple
@@ -163,14 +111,12 @@ class OffsetPositions:
         return span
 
     def _locate(self, pointer: str, key: bool) -> Span | None:
-        entry = self._find_key(pointer) if key else self._find(pointer)
+        entry = self._find(pointer)
         if entry is None:
             return None
         key_start, key_end, start, end = entry
         if key and key_start >= 0:
             start, end = key_start, key_end
-        elif end == _NOT_SKIPPED:
-            return self._locate(pointer, False)
         text = self._text
         while end > start + 1 and text[end - 1] in _TRAILING_SPACE:  # block scalars end after their newline
             end -= 1
@@ -362,8 +308,7 @@ def first_json_problem(text: str) -> _Problem | None:
 def _nesting_exceeds_limit(data: JSON) -> bool:
     """Whether data that json.loads accepted nests deeper than MAX_DEPTH (the root container is level 1).
 
-    One level of containers at a time, so each value is looked at once with no recursion; about four
-    times faster than counting brackets outside the strings of the text.
+    One level of containers at a time, so each value is looked at once with no recursion.
     """
     level = [data]
     for _ in range(MAX_DEPTH + 1):
@@ -375,14 +320,12 @@ def _nesting_exceeds_limit(data: JSON) -> bool:
 
 
 _JSON_SPACE = re.compile(r"[ \t\n\r]*")
-#: a string, and a number or literal (`true`, `false`, `null`), in a valid JSON text (no possessive
-#: quantifiers: Python 3.10 has none, and on 3.11 they made no measurable difference here)
+#: a string, and a number or literal (`true`, `false`, `null`), in a valid JSON text
 _STRING_OR_SCALAR = r'("[^"\\]*(?:\\.[^"\\]*)*")|([-+.0-9a-zE]+)'
 #: an object member from the end of the one before it (or the opening brace): the comma and space,
 #: the key (group 1, without its quotes, still escaped), the colon, then its value when that is a
 #: string (group 2) or a scalar (group 3); a container value starts where the match ends. Or the
-#: closing brace (group 4): one match tells which, where a failed member match followed by a search
-#: for the brace took two.
+#: closing brace (group 4).
 _JSON_MEMBER = re.compile(
     r'[ \t\n\r,]*(?:"([^"\\]*(?:\\.[^"\\]*)*)"[ \t\n\r]*:[ \t\n\r]*(?:' + _STRING_OR_SCALAR + r")?|(\}))"
 )
@@ -394,190 +337,72 @@ _JSON_ELEMENT = re.compile(r"[ \t\n\r,]*(?:()(?:" + _STRING_OR_SCALAR + r"|(?=[\
 _CONTAINER_VALUE, _CLOSING_BRACKET = 1, 4
 _ARRAY_INDEX = re.compile(r"(?:0|[1-9][0-9]*)\Z")
 
-
-#: the value end of a member whose value (a container) the C scanner has not skipped yet
-_NOT_SKIPPED = -1
-
-
-class _Members:
-    """The direct members of one JSON container, scanned no further than the lookups needed.
-
-    Four offsets per member: key start and end (-1 for an array element), value start and end. A
-    container value's end is only known once the C scanner has skipped it, and it is skipped only
-    when a later member is needed or its own span is asked for: until then its end is
-    `_NOT_SKIPPED`. So going down a pointer skips the members before each step, not the step
-    itself: the C scanner reads a tool about once, not once per level of the pointer.
-    """
-
-    __slots__ = ("end", "names", "offsets", "resume")
-
-    def __init__(self, names: dict[str, int] | None, start: int) -> None:
-        #: an object's keys -> member number; None for an array (members are numbered by index)
-        self.names = names
-        self.offsets = array("q")
-        #: where the next member is scanned from; -1 once the closing bracket is reached
-        self.resume = start + 1
-        #: where the container ends (after its closing bracket), once the scan has reached it
-        self.end = -1
-
-
-#: how many looked-up pointers a JsonOffsets keeps (see JsonOffsets.find)
-_RECENT_POINTERS = 1024
+#: the members of one container: an object's keys -> member number (None for an array, whose
+#: members are numbered by index), and four offsets per member (an `OffsetSpan`)
+_Members = tuple[dict[str, int] | None, array]
 
 
 class JsonOffsets:
-    """Where each value of a valid JSON text is, found on demand along the pointer asked for.
+    """Where each value of a valid JSON text is, indexed one container at a time.
 
-    The containers on the path are scanned member by member up to the member wanted (see
-    `_Members`); the C scanner skips container values (it returns where a value ends) and a
-    pattern reads keys, strings and scalars. The work is proportional to the members before the
-    path's steps, not to the file: locating one value in a 10,000-tool file costs about one
-    `json.loads` (skipping the tools before it); locating values in every tool reads each tool
-    about once more.
+    A container is indexed the first time a pointer goes through it: a pattern reads its members'
+    keys, strings and scalars, and the C scanner skips its container values (it returns where a
+    value ends). The work is proportional to the containers on the pointers asked for, not to
+    the file.
     """
 
     def __init__(self, text: str) -> None:
         self._text = text
         #: the C scanner: (value, end) for the value at an offset. Only the end is used: objects are
-        #: handed to `len` (C) as they are parsed, which is three times faster than keeping them.
+        #: handed to `len` as they are parsed rather than kept.
         self._skip_value = json.JSONDecoder(object_hook=len).scan_once  # type: ignore[attr-defined]
-        #: by the container's start offset; None for a scalar
-        self._members: dict[int, _Members | None] = {}
+        #: by a container's start offset; None for a scalar
+        self._containers: dict[int, _Members | None] = {}
         start = _JSON_SPACE.match(text).end()  # type: ignore[union-attr]
         self._root: OffsetSpan = (-1, -1, start, len(text.rstrip(" \t\n\r")))
-        #: the pointers looked up lately, and their ancestors: findings come tool by tool and share
-        #: their tool's prefixes. Bounded: keeping every pointer of a 10,000-tool file costs 16 MB.
-        #: An ancestor's value end may be `_NOT_SKIPPED`.
-        self._found: dict[str, OffsetSpan | None] = {"": self._root}
-        #: where a container value that was left `_NOT_SKIPPED` ends, once skipped: its span and a
-        #: later sibling may both be asked for, in either order, and the value is skipped only once
-        self._value_ends: dict[int, int] = {}
-
-    def _value_end(self, start: int) -> int:
-        end = self._value_ends.get(start)
-        if end is None:
-            members = self._members.get(start)
-            end = self._skip_value(self._text, start)[1] if members is None else self._scan_to_end(members)
-            self._value_ends[start] = end
-        return end
-
-    def _scan_to_end(self, members: _Members) -> int:
-        """Where a container that lookups went into ends: its members are scanned on from where the
-        lookups stopped rather than the whole container parsed again. Going on from one tool to the
-        next would otherwise parse each tool a second time (6% of the instructions that locating
-        the findings of 10,000 generated tools took).
-
-        Its last member may be a container that lookups went into too, and so on down, until a
-        value whose end is known or that no lookup went into: that chain is scanned to its end
-        from the innermost out, so that each scan finds its last member's end known (a loop, not
-        recursion, however deep the lookups went). Each one's end becomes the value end of the last
-        member of the one around it, which its scan then goes on from.
-        """
-        chain = [members]
-        while chain[-1].resume >= 0:
-            offsets = chain[-1].offsets
-            if not offsets or offsets[-1] != _NOT_SKIPPED or offsets[-2] in self._value_ends:
-                break
-            inner = self._members.get(offsets[-2])
-            if inner is None:
-                break
-            chain.append(inner)
-        end = -1
-        for container in reversed(chain):
-            if end >= 0:
-                container.offsets[-1] = container.resume = end
-            if container.resume >= 0:
-                self._scan(container, None)
-            end = container.end
-        return end
 
     def find(self, pointer: str) -> OffsetSpan | None:
         """The span of the value at `pointer` (and of its key, for an object member), or None."""
-        entry = self.find_member(pointer)
-        if entry is not None and entry[3] == _NOT_SKIPPED:  # its span is asked for: skip it now
-            entry = self._found[pointer] = (entry[0], entry[1], entry[2], self._value_end(entry[2]))
-        return entry
-
-    def find_member(self, pointer: str) -> OffsetSpan | None:
-        """As `find`, but the value end of a container may still be `_NOT_SKIPPED`: enough for a key's
-        span, and a later member or lookup into it does not find it skipped for nothing."""
-        found = self._found
-        if pointer in found:
-            entry = found[pointer]
-        else:
-            if len(found) > _RECENT_POINTERS:
-                found.clear()
-                found[""] = self._root
-            # climb to the nearest ancestor already found, then go down one member at a time (the
-            # pointers climbed through are kept: built again, each would be hashed again)
-            climbed: list[tuple[str, str]] = []  # (pointer, its last token), deepest first
-            known = pointer
-            while known not in found:
-                parent, _, token = known.rpartition("/")
-                climbed.append((known, token))
-                known = parent
-            entry = found[known]
-            member = self._member
-            for known, token in reversed(climbed):
-                if entry is not None:
-                    entry = member(entry[2], unescape_pointer_token(token))
-                found[known] = entry
-        return entry
-
-    def _member(self, start: int, token: str) -> OffsetSpan | None:
-        """The member `token` (a key, or an array index) of the value at `start`, or None."""
-        indexed = self._members
-        if start in indexed:
-            members = indexed[start]
-        else:
-            opening = self._text[start]
-            members = indexed[start] = _Members({} if opening == "{" else None, start) if opening in "{[" else None
-        if members is None:
-            return None
-        names = members.names
-        if names is not None:
-            number = names.get(token)
-            if number is None and members.resume >= 0:
-                self._scan(members, token)
-                number = names.get(token)
-            if number is None:
+        entry = self._root
+        containers = self._containers
+        for token in pointer.split("/")[1:]:
+            start = entry[2]
+            if start not in containers:
+                containers[start] = self._index(start)
+            members = containers[start]
+            if members is None:
                 return None
-        elif _ARRAY_INDEX.match(token):
-            number = int(token)
-            if number * 4 >= len(members.offsets) and members.resume >= 0:
-                self._scan(members, number)
-        else:
-            return None
-        at = number * 4
-        offsets = members.offsets
-        if at >= len(offsets):
-            return None
-        return offsets[at], offsets[at + 1], offsets[at + 2], offsets[at + 3]
+            names, offsets = members
+            if names is not None:
+                number = names.get(unescape_pointer_token(token), -1)
+            elif _ARRAY_INDEX.match(token):
+                number = int(token)
+            else:
+                return None
+            at = 4 * number
+            if not 0 <= at < len(offsets):
+                return None
+            entry = (offsets[at], offsets[at + 1], offsets[at + 2], offsets[at + 3])
+        return entry
 
-    def _scan(self, members: _Members, wanted: str | int | None) -> None:
-        """Scan a container's members on to the one `wanted` (an object's key, an array's index), or to its end.
-
-        The wanted member's value is not skipped if it is a container (its end is `_NOT_SKIPPED`).
-        """
-        text, skip_value, names, offsets = self._text, self._skip_value, members.names, members.offsets
+    def _index(self, start: int) -> _Members | None:
+        """The members of the container at `start`, or None for a scalar."""
+        text = self._text
+        opening = text[start]
+        if opening not in "{[":
+            return None
+        names: dict[str, int] | None = {} if opening == "{" else None
         next_member = _JSON_ELEMENT.match if names is None else _JSON_MEMBER.match
-        position = members.resume
-        if offsets and offsets[-1] == _NOT_SKIPPED:  # the member wanted last time: skip its value now
-            position = offsets[-1] = self._value_end(offsets[-2])
-        scanned: list[int] = []  # the members' offsets, added to the array in one go
-        elements_wanted = (wanted + 1) * 4 - len(offsets) if isinstance(wanted, int) else -1  # offsets to add
+        scanned: list[int] = []
+        position = start + 1
         while True:
             match = next_member(text, position)
             kind = match.lastindex  # type: ignore[union-attr]  # the text is valid JSON: a member or the end
             position = match.end()  # type: ignore[union-attr]
             if kind == _CLOSING_BRACKET:
-                members.end = position
-                position = -1
-                break
-            if names is None:
-                key_start = key_end = -1
-                found = len(scanned) + 4 == elements_wanted
-            else:
+                return names, array("q", scanned)
+            key_start = key_end = -1
+            if names is not None:
                 key = match.group(1)  # type: ignore[union-attr]
                 key_start, key_end = match.span(1)  # type: ignore[union-attr]
                 if "\\" in key:
@@ -585,26 +410,12 @@ class JsonOffsets:
                 names[sys.intern(key)] = len(names)  # keys repeat across tools: share them
                 key_start -= 1  # the quotes are part of the key's span
                 key_end += 1
-                found = key == wanted
-            if kind != _CONTAINER_VALUE:
-                scanned += (key_start, key_end, match.start(kind), position)  # type: ignore[arg-type,union-attr]
-                if found:
-                    break
-            elif found:  # its value is skipped only when a later member or its span is asked for
-                scanned += (key_start, key_end, position, _NOT_SKIPPED)
-                break
-            else:
+            if kind == _CONTAINER_VALUE:
                 value_start = position
-                position = skip_value(text, value_start)[1]
-                scanned += (key_start, key_end, value_start, position)
-        offsets.fromlist(scanned)
-        members.resume = position
-
-
-def json_positions(text: str) -> OffsetPositions:
-    """Positions in a valid JSON text, scanned on demand (keys' spans without skipping values)."""
-    offsets = JsonOffsets(text)
-    return OffsetPositions(text, offsets.find, offsets.find_member)
+                position = self._skip_value(text, value_start)[1]
+            else:
+                value_start = match.start(kind)  # type: ignore[arg-type,union-attr]
+            scanned += (key_start, key_end, value_start, position)
 
 
 def _error_at(text: str, message: str, offset: int) -> LoadError:
@@ -628,10 +439,26 @@ def load_json(text: str, path: str) -> Document:
     """
     text = _without_bom(text)
     _check_not_empty(text)
-    data = _load_json_quickly(text)
-    if data is _NOT_SURE:
-        data = _load_json_exactly(text)
-    return Document(path=path, text=text, data=data, format="json", positions=json_positions(text))
+    try:
+        data = json.loads(
+            text,
+            object_pairs_hook=_reject_duplicate_keys,
+            parse_constant=_reject_constant,
+            parse_float=_finite_float,
+        )
+    except json.JSONDecodeError as error:
+        raise _error_at(text, error.msg, error.pos) from None
+    except _DuplicateKey:
+        raise _locate_json_problem(text, "duplicate key") from None
+    except RecursionError:
+        raise _locate_json_problem(text, f"nesting too deep to parse (limit {MAX_DEPTH} levels)") from None
+    except ValueError as error:  # _ValueProblem from the hooks, or int() refusing a huge number
+        raise _locate_json_problem(text, _one_line(str(error))) from None
+    if _nesting_exceeds_limit(data):
+        raise _locate_json_problem(text, f"nesting deeper than {MAX_DEPTH} levels")
+    return Document(
+        path=path, text=text, data=data, format="json", positions=OffsetPositions(text, JsonOffsets(text).find)
+    )
 
 
 def load_jsonl(text: str, path: str) -> Document:
@@ -669,69 +496,6 @@ class JsonLinesPositions:
         if span is None:
             return None
         return Span(span.line + number - 1, span.column, span.end_line + number - 1, span.end_column)
-
-
-#: `_load_json_quickly` could not vouch for the text: `_load_json_exactly` decides
-_NOT_SURE: Any = object()
-
-
-def _load_json_quickly(text: str) -> JSON:
-    """The data of a text that is certainly well formed, else `_NOT_SURE`; under half the time of
-    `_load_json_exactly` (10,000 generated tools: 134 ms instead of 293 ms of CPU).
-
-    The C decoder runs without the duplicate-key hook (a Python call per object, as long as the
-    decoding itself) or a number hook (a Python call per float), and nothing walks the data to
-    measure its depth. Instead, orjson writes the data back compactly, which proves all three:
-
-    - depth: orjson refuses data nested deeper than 254 levels (below MAX_DEPTH; a test holds it to that).
-    - duplicate keys: outside strings, a JSON text has one colon per object member, and so has
-      orjson's output. Inside strings, orjson writes the colons the decoded strings hold, never
-      escaped. Each decoded string comes from its own string of the text, and without `\\u003a`
-      escapes each of its colons was written there as such. So the output has as many colons as
-      the text if, and only if, no member was lost: a duplicate key drops a member (and whatever
-      the value it replaced held), leaving the output with fewer colons than the text.
-    - numbers out of range (`1e400` decodes to infinity): orjson writes infinities as `null`. With
-      no member lost, every `null` of the text is in the output: the literals, and each `null` in a
-      string (its letters are written as such, or its `n` is the escape `\\n`, which orjson writes
-      alike). So an infinity leaves the output with more `null`s than the text.
-
-    Anything else (an escaped colon, a decoding error, deeper data, integers beyond 64 bits, lone
-    surrogates) is `_NOT_SURE`: the exact path runs and reports what it finds, as it always did.
-    """
-    if "\\u003a" in text or "\\u003A" in text:
-        return _NOT_SURE
-    try:
-        import orjson
-
-        data = json.loads(text, parse_constant=_reject_constant)
-        compact = orjson.dumps(data)
-    except (ImportError, ValueError, TypeError, RecursionError):  # orjson.JSONEncodeError is a TypeError
-        return _NOT_SURE
-    if compact.count(b":") != text.count(":") or compact.count(b"null") != text.count("null"):
-        return _NOT_SURE
-    return data
-
-
-def _load_json_exactly(text: str) -> JSON:
-    """The data of a text, with every refusal (duplicate key, number, depth) placed at its position."""
-    try:
-        data = json.loads(
-            text,
-            object_pairs_hook=_reject_duplicate_keys,
-            parse_constant=_reject_constant,
-            parse_float=_finite_float,
-        )
-    except json.JSONDecodeError as error:
-        raise _error_at(text, error.msg, error.pos) from None
-    except _DuplicateKey:
-        raise _locate_json_problem(text, "duplicate key") from None
-    except RecursionError:
-        raise _locate_json_problem(text, f"nesting too deep to parse (limit {MAX_DEPTH} levels)") from None
-    except ValueError as error:  # _ValueProblem from the hooks, or int() refusing a huge number
-        raise _locate_json_problem(text, _one_line(str(error))) from None
-    if _nesting_exceeds_limit(data):
-        raise _locate_json_problem(text, f"nesting deeper than {MAX_DEPTH} levels")
-    return data
 
 
 def _one_line(message: str) -> str:
