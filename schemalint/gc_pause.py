@@ -2,7 +2,7 @@
 
 Loading 10,000 tools and linting them creates millions of objects that all stay alive until the
 report is written; each full collection of the cyclic garbage collector walks every one of them, and
-for nothing (about 14% of a 10,000-tool run). Reference counting still frees everything that is not
+for nothing. Reference counting still frees everything that is not
 in a cycle at once; cycles made meanwhile are left to a later full collection.
 """
 
@@ -25,7 +25,7 @@ def paused_gc() -> Iterator[None]:
             if gc.get_freeze_count() == 0:  # (a host program's own frozen objects stay frozen)
                 # what the block made is long-lived (loaded tools, findings): move it straight to the
                 # oldest generation, collected only as it grows, instead of scanning it all in the first
-                # collection after the pause (0.3 s after 10,000 tools). Nothing is exempted for good.
+                # collection after the pause. Nothing is exempted for good.
                 gc.freeze()
                 gc.unfreeze()
             gc.enable()

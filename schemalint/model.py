@@ -46,7 +46,7 @@ class Severity(enum.IntEnum):
 
     @property
     def label(self) -> str:
-        return _SEVERITY_LABELS[self]  # not `self.name.lower()`: reading an enum's `name` costs ~10 us
+        return _SEVERITY_LABELS[self]  # not `self.name.lower()`: an enum's `name` is a slow descriptor
 
     @classmethod
     def parse(cls, text: str) -> Severity:
@@ -84,8 +84,8 @@ class Span:
 
 
 def is_mapping(value: Any) -> TypeGuard[Mapping[str, Any]]:
-    """`isinstance(value, Mapping)`, with the common case first: a dict is checked in C, while the
-    abstract-class check costs about a microsecond, and the rules ask it of every node many times."""
+    """`isinstance(value, Mapping)`, with the common case first: a dict is checked in C, before the
+    slower abstract-class check, and the rules ask it of every node many times."""
     return isinstance(value, (dict, Mapping))
 
 
@@ -221,7 +221,7 @@ class SchemaNode:
     (the root is depth 0, a top-level property is depth 1).
 
     Read-only (`Final`, checked by mypy, not at run time): a walk makes one per sub-schema, and
-    a frozen dataclass's guarded `__init__` cost a 10,000-tool run more than the rest of the walk.
+    a frozen dataclass's guarded `__init__` would cost more than the rest of the walk.
     What every rule asks of a node (`is_mapping(node.schema)`, `schema_types(node.schema)`) is
     worked out here once: the engine's dispatch and about ten rules would otherwise each call for it.
     """
@@ -319,12 +319,6 @@ _CHILD_ORDER = {
 _NESTING_KEYWORDS = frozenset({"properties", "patternProperties", "items", "additionalItems", "prefixItems"})
 _MAP_KEYWORDS = frozenset(SCHEMA_KEYWORDS_MAP)
 _LIST_KEYWORDS = frozenset(SCHEMA_KEYWORDS_LIST)
-
-
-def walk_schema(tool: Tool, root: JSON, pointer: str) -> Iterator[SchemaNode]:
-    """Depth-first walk over sub-schemas, outermost first; iterative so that hostile depth cannot
-    overflow the stack. The nodes are made up front (`Tool.schema_nodes` keeps them all anyway)."""
-    return iter(_schema_node_list(tool, root, pointer))
 
 
 def _schema_node_list(tool: Tool, root: JSON, pointer: str) -> list[SchemaNode]:

@@ -168,8 +168,6 @@ GEMINI_REPLACEMENTS = {
     "examples": "use `example` with one value",
     "$schema": "drop it",
 }
-#: keywords that never constrain a value, allowed beside `$ref` by openai-java (title/description)
-REF_ANNOTATION_SIBLINGS = frozenset({"description", "title"})
 
 
 def _present(target: str, keywords: tuple[str, ...], source: str, fix: str, uncertain: bool = False) -> list[Row]:
@@ -323,17 +321,6 @@ def rows_for(target: str, kind: Kind | None = None) -> tuple[Row, ...]:
 def _rows_for(target: str, kind: Kind | None) -> tuple[Row, ...]:
     wanted = {target, BASE_TARGET.get(target, target)}
     return tuple(r for r in TABLE if r.target in wanted and (kind is None or r.kind is kind))
-
-
-def unsupported_keywords(target: str) -> frozenset[str]:
-    """Keywords the target rejects wherever they appear (errors only), for rules that would suggest adding them.
-
-    A rule such as SL306 (suggest `maximum`) should not suggest a keyword in this set for a tool checked
-    against `target`, but say "state it in the description" instead: never add by one rule, remove by another.
-    """
-    return frozenset(
-        r.key for r in rows_for(target, Kind.KEYWORD) if r.when is When.PRESENT and r.severity is Severity.ERROR
-    )
 
 
 def limit_names() -> frozenset[str]:

@@ -79,11 +79,6 @@ def _refs_in(value: JSON) -> Iterator[str]:
             stack.extend(item)
 
 
-def _definition_name(ref: str) -> str | None:
-    match = _LOCAL_DEFINITION_REF.match(ref)
-    return ref.split("/", 2)[2].replace("~1", "/").replace("~0", "~") if match else None
-
-
 def is_recursive_ref(root: Mapping[str, Any], ref: str) -> bool:
     """Whether `ref`, met in `root`, takes part in a cycle: `#` itself, or a definition reaching itself."""
     if ref == "#":
@@ -141,18 +136,6 @@ def schema_parts(root: JSON) -> list[JSON]:
         if is_mapping(group):
             parts.extend(group.values())
     return parts
-
-
-def walk_values(root: JSON) -> Iterator[Mapping[str, Any]]:
-    """Every mapping inside `root` (schemas and keyword values alike), iteratively."""
-    stack = [root]
-    while stack:
-        item = stack.pop()
-        if is_mapping(item):
-            yield item
-            stack.extend(v for v in item.values() if isinstance(v, (dict, list, Mapping)))
-        elif isinstance(item, list):
-            stack.extend(v for v in item if isinstance(v, (dict, list, Mapping)))
 
 
 def arguments_validator(schema: JSON) -> Any:

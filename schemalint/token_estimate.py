@@ -43,7 +43,7 @@ def _pieces_pattern(cjk_ranges: str) -> str:
     )
 
 
-#: compiled for the first non-ASCII text only: the CJK ranges take ~5 ms to compile
+#: compiled for the first non-ASCII text only: the CJK ranges are slow to compile
 _PIECES = LazyPattern(_pieces_pattern(_CJK_RANGES))
 #: the same pieces for ASCII characters, which are in no CJK range (one stands in for them all)
 _ASCII_PIECES = re.compile(_pieces_pattern("\u3040"))

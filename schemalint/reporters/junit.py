@@ -22,7 +22,7 @@ def _xml_text(text: str) -> str:
 
 
 def _escape(value: str, entities: Mapping[str, str] = {}) -> str:
-    """`xml.sax.saxutils.escape`, whose module imports urllib.request, http.client and ssl (~35 ms)."""
+    """`xml.sax.saxutils.escape`, whose module imports urllib.request, http.client and ssl."""
     value = value.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
     for char, entity in entities.items():
         value = value.replace(char, entity)
@@ -44,7 +44,7 @@ def _start_tag(tag: str, **attributes: str) -> str:
 
 def render(diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document], color: bool = False) -> str:
     """The XML ElementTree writes for this tree once `ET.indent` has indented it, written directly
-    (ElementTree's pure-Python serializer took seconds for 69,000 findings). `test_junit_is_what_
+    (ElementTree's pure-Python serializer is slow on large reports). `test_junit_is_what_
     elementtree_writes` compares the two."""
     by_path = {
         path: list(group) for path, group in groupby(sorted(diagnostics, key=lambda d: d.path), lambda d: d.path)
