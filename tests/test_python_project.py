@@ -211,3 +211,43 @@ def test_a_run_naming_only_the_changed_tool_file(package: Path, monkeypatch: pyt
     result = lint(["src/acme/tools/files.py"])
     assert [t.name for f in result.files for t in f.tools] == ["read_file"]
     assert all(d.code != "SL003" for d in result.diagnostics)
+
+
+REGISTERED = Path(__file__).parent / "data" / "python" / "registered_server"
+#: the tools of tests/data/python/registered_server, module by module (layouts seen in real servers)
+REGISTERED_TOOLS = {
+    "acme_ops/server.py": ["ping", "get_server_status"],  # mcp.tool()(fn), mcp.tool(name=...)(fn)
+    "acme_ops/handlers/metrics.py": ["get_metric_series", "list_alarms"],  # mcp.tool(...)(self.method)
+    "acme_ops/handlers/jobs.py": ["manage_jobs", "cancel_job"],  # self.mcp = mcp; self.mcp.add_tool(...)
+    "acme_ops/registry.py": ["list_customer_invoices", "get_invoice"],  # def register(mcp): mcp.add_tool(fn)
+    "acme_ops/app.py": ["echo"],  # self.mcp = make_server(); @self.mcp.tool() in a method
+}
+
+
+@pytest.mark.parametrize("relative", sorted(REGISTERED_TOOLS))
+def test_registration_calls_methods_and_stored_servers(relative: str) -> None:
+    document = load_python((REGISTERED / relative).read_text(encoding="utf-8"), str(REGISTERED / relative))
+    assert [t.name for t in document.tools or []] == REGISTERED_TOOLS[relative]
+    assert {t.framework for t in document.tools or []} == {"mcp"}
+    assert document.notes == []  # the framework is known (imports, factory, project dependencies): no SL004
+
+
+def test_registered_tools_match_the_real_framework() -> None:
+    """Import the fixture package with the MCP SDK and compare every tool's name, description and schema."""
+    pytest.importorskip("mcp.server.mcpserver")
+    static = {}
+    for relative in REGISTERED_TOOLS:
+        document = load_python((REGISTERED / relative).read_text(encoding="utf-8"), str(REGISTERED / relative))
+        static.update({t.name: (t.description, t.parameters) for t in document.tools or []})
+    sys.path.insert(0, str(REGISTERED))
+    try:
+        import acme_ops.server
+
+        servers = (acme_ops.server.mcp, acme_ops.server.app.mcp)
+        listed = [t for server in servers for t in asyncio.run(server.list_tools())]
+        real = {t.name: (t.description, t.input_schema) for t in listed}
+    finally:
+        sys.path.remove(str(REGISTERED))
+        for name in [m for m in sys.modules if m == "acme_ops" or m.startswith("acme_ops.")]:
+            del sys.modules[name]
+    assert static == real

@@ -98,11 +98,20 @@ _CALL_MARKER = re.compile(r"\b(?:add_tool|from_function|tool)\s*\(")
 
 
 class _CallCollector(cst.CSTVisitor):
+    """Every call, with the innermost function it is made in (None at module level)."""
+
     def __init__(self) -> None:
-        self.calls: list[cst.Call] = []
+        self.calls: list[tuple[cst.Call, cst.FunctionDef | None]] = []
+        self._functions: list[cst.FunctionDef] = []
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._functions.append(node)
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self._functions.pop()
 
     def visit_Call(self, node: cst.Call) -> None:
-        self.calls.append(node)
+        self.calls.append((node, self._functions[-1] if self._functions else None))
 
 
 class RegistrationFinder:
@@ -130,8 +139,8 @@ class RegistrationFinder:
                 continue
             collector = _CallCollector()
             self.source.module.body[index].visit(collector)
-            for call in collector.calls:
-                registration = self._from_call(call)
+            for call, scope in collector.calls:
+                registration = self._from_call(call, scope)
                 if registration is not None:
                     self.source.top_index[id(call)] = index
                     found.append(registration)
@@ -180,19 +189,40 @@ class RegistrationFinder:
             return "openai-agents"
         return None
 
-    def receiver_framework(self, receiver: cst.BaseExpression, function: cst.FunctionDef | None = None) -> str | None:
+    def receiver_framework(
+        self, receiver: cst.BaseExpression, function: cst.FunctionDef | None = None, inside: bool = False
+    ) -> str | None:
         """The framework of the object `x` in `x.tool`: from its construction (in this file or in a
         module of the project it is imported from), from a server parameter of an enclosing
-        function (`def register(mcp: FastMCP)`), else from the imports."""
+        function (`def register(mcp: FastMCP)`; `inside`: of `function` itself, where a call is
+        made), from what a method of the class stores in `self.x`, else from the imports."""
         name = dotted_name(receiver)
         if name is not None:
             found = self.names.what(name)
             if found is not None and found.kind == "object":
                 return found.framework
-            parameter = self._server_parameter(name, function) if function is not None else None
+            parameter = self._server_parameter(name, function, inside) if function is not None else None
             if parameter is not None:
                 return parameter
+            owner = self.source.enclosing_class.get(id(function)) if function is not None else None
+            if owner is not None and name.startswith("self.") and name.count(".") == 1:
+                stored = self._stored_server(owner, name.removeprefix("self."))
+                if stored is not None:
+                    return stored
         return self._imported_framework()
+
+    def _stored_server(self, owner: cst.ClassDef, attribute: str) -> str | None:
+        """The framework of the server a method of `owner` stores in `self.<attribute>`: one it makes
+        (`self.mcp = FastMCP(...)`) or one it is given (`def __init__(self, mcp): self.mcp = mcp`)."""
+        for value, method in self.source.self_assignments(owner, attribute):
+            if isinstance(value, cst.Name):
+                found = self._server_parameter(value.value, method, inside=True)
+            else:
+                made = self.names.made_by(value)
+                found = made.framework if made is not None else None
+            if found is not None:
+                return found
+        return None
 
     def _imported_framework(self) -> str | None:
         if self.source.imports_module("pydantic_ai"):
@@ -203,10 +233,11 @@ class RegistrationFinder:
             return "mcp"
         return None
 
-    def _server_parameter(self, name: str, function: cst.FunctionDef) -> str | None:
-        """`name` as a parameter of a function enclosing `function`: annotated with a server class,
-        or unannotated and named like a server (`mcp`, `mcp_server`; `server`/`app` of `register_*`)."""
-        outer = self.source.enclosing.get(id(function))
+    def _server_parameter(self, name: str, function: cst.FunctionDef, inside: bool = False) -> str | None:
+        """`name` as a parameter of a function enclosing `function` (or of `function` itself, `inside`):
+        annotated with a server class, or unannotated and named like a server (`mcp`, `mcp_server`;
+        `server`/`app` of `register_*`)."""
+        outer = function if inside else self.source.enclosing.get(id(function))
         while outer is not None:
             params = [*outer.params.posonly_params, *outer.params.params, *outer.params.kwonly_params]
             for param in params:
@@ -230,18 +261,27 @@ class RegistrationFinder:
             self.assumed.add(parameter)
         return declared or "fastmcp"
 
-    # calls: x.add_tool(fn, ...), X.from_function(fn, ...), x.tool(fn, name=...), tool(Model)
-    def _from_call(self, node: cst.Call) -> Registration | None:
+    # calls: x.add_tool(fn, ...), X.from_function(fn, ...), x.tool(fn, name=...), x.tool(name=...)(fn),
+    # tool(Model); `function` is the function the call is made in
+    def _from_call(self, node: cst.Call, function: cst.FunctionDef | None = None) -> Registration | None:
         func = node.func
         if not node.args or node.args[0].keyword is not None or node.args[0].star:
             return None
         first = node.args[0].value
+        if isinstance(func, cst.Call) and isinstance(func.func, cst.Attribute) and func.func.attr.value == "tool":
+            # `mcp.tool(name="x")(fn)`, `self.mcp.tool()(self.method)`: the decorator applied by hand
+            framework = self.receiver_framework(func.func.value, function, inside=True)
+            if framework in ("mcp", "fastmcp") and len(node.args) == 1:
+                return self._call_registration(
+                    framework, node, first, positional_name=True, options=func, scope=function
+                )
+            return None
         if isinstance(func, cst.Attribute):
             method = func.attr.value
             if method == "add_tool":
-                framework = self.receiver_framework(func.value)
+                framework = self.receiver_framework(func.value, function, inside=True)
                 if framework in ("mcp", "fastmcp") and isinstance(first, (cst.Name, cst.Attribute)):
-                    return self._call_registration(framework, node, first, positional_name=False)
+                    return self._call_registration(framework, node, first, positional_name=False, scope=function)
                 return None
             if method == "from_function":
                 qualified = self.source.qualified_name(func.value) or ""
@@ -254,10 +294,10 @@ class RegistrationFinder:
                 if framework is not None:
                     return self._call_registration(framework, node, first, positional_name=False)
                 return None
-            if method == "tool" and isinstance(first, cst.Name):
-                framework = self.receiver_framework(func.value)
+            if method == "tool" and isinstance(first, (cst.Name, cst.Attribute)):
+                framework = self.receiver_framework(func.value, function, inside=True)
                 if framework in ("fastmcp", "mcp"):
-                    return self._call_registration(framework, node, first, positional_name=False)
+                    return self._call_registration(framework, node, first, positional_name=False, scope=function)
             return None
         qualified = self.source.qualified_name(func) or ""
         if (
@@ -269,23 +309,40 @@ class RegistrationFinder:
         return None
 
     def _call_registration(
-        self, framework: str, node: cst.Call, target: cst.BaseExpression, positional_name: bool
+        self,
+        framework: str,
+        node: cst.Call,
+        target: cst.BaseExpression,
+        positional_name: bool,
+        options: cst.Call | None = None,
+        scope: cst.FunctionDef | None = None,
     ) -> Registration | None:
+        """The tool `node` registers from the function `target`; its options are the arguments after
+        `target` or, for a decorator applied by hand, those of the decorator call (`options`)."""
         if isinstance(target, cst.Call):  # mcp.add_tool(FunctionTool.from_function(fn)) is found on its own
             return None
         name = dotted_name(target)
         if name is None:
             return None
-        registration = Registration(framework, node, call=node)
-        function = self._resolve_function(name, registration)
+        registration = Registration(framework, node, call=options or node)
+        function = self._resolve_function(name, registration, scope)
         if function is None:
             return None
         registration.function = function
-        self._read_options(registration, node, positional_name=positional_name, skip_first=True)
+        if options is not None:
+            self._read_options(registration, options, positional_name=positional_name)
+        else:
+            self._read_options(registration, node, positional_name=positional_name, skip_first=True)
         return registration
 
-    def _resolve_function(self, name: str, registration: Registration) -> cst.FunctionDef | None:
-        """A function by name, following plain aliases (`find_foo = find`)."""
+    def _resolve_function(
+        self, name: str, registration: Registration, scope: cst.FunctionDef | None = None
+    ) -> cst.FunctionDef | None:
+        """A function by name, following plain aliases (`find_foo = find`); `self.method` is a method
+        of the class whose method (`scope`) registers it."""
+        owner = self.source.enclosing_class.get(id(scope)) if scope is not None else None
+        if name.startswith(("self.", "cls.")) and name.count(".") == 1:
+            return self.source.method_named(owner, name.split(".")[1]) if owner is not None else None
         seen: set[str] = set()
         current = name
         while current not in seen:

@@ -52,7 +52,8 @@ def library_class(qualified: str) -> Server | None:
 @functools.lru_cache(maxsize=1024)
 def project_root(directory: Path) -> Path:
     """The nearest folder at or above `directory` holding a root marker; without one, the folder
-    holding the outermost package (`__init__.py` chain) around `directory`."""
+    holding the outermost package (`__init__.py` chain) around `directory`. A folder without
+    `__init__.py` inside a package is a namespace subpackage (`pkg/tools/`) of that package."""
     current = directory
     while True:
         if any((current / marker).exists() for marker in ROOT_MARKERS):
@@ -61,7 +62,9 @@ def project_root(directory: Path) -> Path:
             break
         current = current.parent
     current = directory
-    while (current / "__init__.py").is_file() and current.parent != current:
+    while current.parent != current and (
+        (current / "__init__.py").is_file() or (current.parent / "__init__.py").is_file()
+    ):
         current = current.parent
     return current
 

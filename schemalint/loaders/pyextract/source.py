@@ -45,6 +45,8 @@ class SourceModule:
         self.assignments: dict[str, list[cst.BaseExpression]] = {}
         #: id(function) -> the function it is defined in (for `def register(mcp): @mcp.tool ...`)
         self.enclosing: dict[int, cst.FunctionDef] = {}
+        #: id(function) -> the innermost class around it (its methods, and functions nested in them)
+        self.enclosing_class: dict[int, cst.ClassDef] = {}
         #: id(statement, class, function or assigned value) -> index of its top-level statement
         self.top_index: dict[int, int] = {}
         #: the generated code of each top-level statement (for cheap textual checks)
@@ -65,9 +67,11 @@ class SourceModule:
             self.statement_code.append(code)
             self._first_lines.append(line)
             line += code.count("\n")
-            self._walk(statement, index, depth=0, scope=None)
+            self._walk(statement, index, depth=0, scope=None, owner=None)
 
-    def _walk(self, statement: cst.CSTNode, top: int, depth: int, scope: cst.FunctionDef | None) -> None:
+    def _walk(
+        self, statement: cst.CSTNode, top: int, depth: int, scope: cst.FunctionDef | None, owner: cst.ClassDef | None
+    ) -> None:
         self.top_index[id(statement)] = top
         if isinstance(statement, cst.SimpleStatementLine):
             for small in statement.body:
@@ -75,16 +79,19 @@ class SourceModule:
             return
         if isinstance(statement, cst.ClassDef):
             self.classes.setdefault(statement.name.value, statement)
+            owner = statement
             depth += 1
         elif isinstance(statement, cst.FunctionDef):
             self.functions.setdefault(statement.name.value, []).append(statement)
             if scope is not None:
                 self.enclosing[id(statement)] = scope
+            if owner is not None:
+                self.enclosing_class[id(statement)] = owner
             scope = statement
             depth += 1
         for block in _blocks(statement):
             for inner in block.body:
-                self._walk(inner, top, depth, scope)
+                self._walk(inner, top, depth, scope, owner)
 
     def _small_statement(self, small: cst.BaseSmallStatement, top: int, depth: int) -> None:
         if isinstance(small, cst.Import):
@@ -253,6 +260,48 @@ class SourceModule:
     def function_named(self, name: str, near: cst.CSTNode | None = None) -> cst.FunctionDef | None:
         candidates = self.functions.get(name)
         return candidates[-1] if candidates else None
+
+    def method_named(self, owner: cst.ClassDef, name: str) -> cst.FunctionDef | None:
+        """The method `name` defined in the body of `owner` (the last definition wins, as in Python)."""
+        found = None
+        for function in self.functions.get(name, []):
+            if self.enclosing_class.get(id(function)) is owner and id(function) not in self.enclosing:
+                found = function
+        return found
+
+    def self_assignments(self, owner: cst.ClassDef, attribute: str) -> list[tuple[cst.BaseExpression, cst.FunctionDef]]:
+        """Each `self.<attribute> = value` in the methods of `owner`, with the method it is in."""
+        found: list[tuple[cst.BaseExpression, cst.FunctionDef]] = []
+        body = owner.body.body if isinstance(owner.body, cst.IndentedBlock) else ()
+        for statement in body:
+            if isinstance(statement, cst.FunctionDef):
+                collector = _SelfAssignments(attribute)
+                statement.body.visit(collector)
+                found.extend((value, statement) for value in collector.values)
+        return found
+
+
+class _SelfAssignments(cst.CSTVisitor):
+    """`self.<attribute> = value` statements (not in nested functions or classes)."""
+
+    def __init__(self, attribute: str) -> None:
+        self.attribute = attribute
+        self.values: list[cst.BaseExpression] = []
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            if dotted_name(target.target) == f"self.{self.attribute}":
+                self.values.append(node.value)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if node.value is not None and dotted_name(node.target) == f"self.{self.attribute}":
+            self.values.append(node.value)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return False
 
 
 def _header_only(function: cst.FunctionDef) -> cst.FunctionDef:
