@@ -42,6 +42,9 @@ class GenericToolName(ToolRule):
 
     ## Use instead
     Say what is searched, and where: `search_orders`, `kb_search`, `lookup_user`.
+    ```json
+    {"name": "search_orders", "description": "Search the customer's orders by status or date."}
+    ```
 
     ## Trade-off
     Only names made *entirely* of generic words are flagged: `web_search` and `get_order` pass,

@@ -38,6 +38,9 @@ class NameNotVerbNoun(ToolRule):
 
     ## Use instead
     `get_order`, `cancel_order`, `search_orders`.
+    ```json
+    {"name": "get_order", "description": "Order details by id."}
+    ```
 
     ## Trade-off
     Verbs are recognised from a fixed English vocabulary (schemalint.text), so a domain verb the

@@ -25,6 +25,10 @@ class DuplicateToolName(ToolSetRule):
 
     ## Use instead
     Give each tool its own name (`get_order`, `get_order_history`) or merge them.
+    ```json
+    [{"name": "get_order", "parameters": {"type": "object"}},
+     {"name": "get_order_history", "parameters": {"type": "object", "properties": {"id": {"type": "string"}}}}]
+    ```
 
     ## Trade-off
     Names are compared exactly, as providers do; `getOrder` and `get_order` are different names

@@ -26,7 +26,10 @@ class InconsistentNamingStyle(ToolSetRule):
     ```
 
     ## Use instead
-    One style for the whole set: `get_order`, `list_orders`, `cancel_order`.
+    One style for the whole set:
+    ```json
+    [{"name": "get_order"}, {"name": "list_orders"}, {"name": "cancel_order"}]
+    ```
 
     ## Options
     None.

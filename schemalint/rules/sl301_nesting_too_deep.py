@@ -33,6 +33,10 @@ class NestingTooDeep(NodeRule):
 
     ## Use instead
     Flatten: `shipping_city`, `shipping_postcode` as top-level parameters, or split the tool.
+    ```json
+    {"type": "object", "properties": {"order_id": {"type": "string"},
+      "shipping_city": {"type": "string"}, "shipping_postcode": {"type": "string"}}}
+    ```
 
     ## Trade-off
     Reported once, at the first node past the limit on each branch, so a deep subtree gives one

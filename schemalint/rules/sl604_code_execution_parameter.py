@@ -55,6 +55,9 @@ class CodeExecutionParameter(NodeRule):
     ## Use instead
     Narrow, typed operations (`get_order(order_id)`, `list_orders(status, limit)`), or a
     read-only sandbox whose limits the description states.
+    ```json
+    {"status": {"type": "string", "enum": ["paid", "shipped"]}, "limit": {"type": "integer", "maximum": 100}}
+    ```
 
     ## Options
     None.

@@ -91,6 +91,9 @@ class CredentialParameter(NodeRule):
 
     ## Use instead
     Read the key from the server's environment or from the MCP client's auth; drop the parameter.
+    ```json
+    {"city": {"type": "string", "description": "City to get the weather for, e.g. Paris."}}
+    ```
 
     ## Options
     None.
