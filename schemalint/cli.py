@@ -691,7 +691,7 @@ def init(directory: Path, preset: str | None, baseline: bool, force: bool) -> No
     else:
         click.echo("  no tool definitions found yet (JSON, YAML or Python files below it)")
     if found.fixtures:
-        click.echo(_printable(f"  eval fixtures: {_listed(found.fixtures)}"))
+        click.echo(_printable(f"  eval fixtures: {_listed(list(found.fixtures))}"))
     if found.unreadable:
         click.echo(_printable(f"  could not read: {', '.join(found.unreadable)}"))
     targets = f", targets {', '.join(found.targets)}" if found.targets else ""

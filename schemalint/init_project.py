@@ -48,8 +48,9 @@ class Survey:
     tools: list[Tool] = field(default_factory=list)
     #: files holding tools, relative to `root`, `/`-separated
     files: list[str] = field(default_factory=list)
-    #: files holding eval fixtures, relative to `root`: CI lints them with the tools they test
-    fixtures: list[str] = field(default_factory=list)
+    #: files holding eval fixtures, relative to `root`, each with the tool files it is checked against
+    #: (none when no tool file holds its tools)
+    fixtures: dict[str, list[str]] = field(default_factory=dict)
     unreadable: list[str] = field(default_factory=list)
     preset: str = "recommended"
     targets: tuple[str, ...] = ()
@@ -85,15 +86,17 @@ def survey(directory: Path, preset: str | None = None) -> Survey:
     """Find the tools below the repository holding `directory` and choose a preset (or take `preset`)."""
     root, is_git = repository_root(directory)
     found = Survey(root, is_git)
-    # only detection runs here: the findings come later, under the configuration that is written
-    result = lint([str(root)], LintOptions(no_config=True, select=("SL002",)))
+    # only detection and fixture linking (SL811 runs the linker) happen here: the findings come later,
+    # under the configuration that is written
+    result = lint([str(root)], LintOptions(no_config=True, select=("SL002", "SL811")))
     for source in result.files:
         if source.tools:
             found.tools.extend(source.tools)
             found.files.append(_relative(source.path, root))
         elif source.fixture is not None:
-            found.fixtures.append(_relative(source.path, root))
-    found.unreadable = sorted({_relative(d.path, root) for d in result.diagnostics})
+            linked = {_relative(tool.path, root) for tool in source.fixture.tools or ()}
+            found.fixtures[_relative(source.path, root)] = sorted(linked)
+    found.unreadable = sorted({_relative(d.path, root) for d in result.diagnostics if d.code == "SL002"})
     found.preset, found.targets, found.reason = choose_preset(found.tools)
     if preset is not None:
         found.preset, found.targets, found.reason = preset, (), "chosen with --preset"
@@ -194,6 +197,13 @@ def _add_settings(container: Any, found: Survey) -> None:
     container.add("extend", found.preset)
     if found.targets:
         container.add("targets", list(found.targets))
+    # editors and pre-commit lint a fixture alone: the link gives them the tools a whole run would
+    links = {fixture: files for fixture, files in found.fixtures.items() if files}
+    if links:
+        table = tomlkit.table()
+        for fixture, files in links.items():
+            table.add(fixture, files[0] if len(files) == 1 else files)
+        container.add("fixtures", table)
 
 
 def _config_comments(found: Survey) -> list[str]:
@@ -227,7 +237,7 @@ def write_baseline_file(found: Survey, result: LintResult, force: bool) -> tuple
 
 def ci_paths(found: Survey) -> list[str]:
     """The top-level folders and files that hold tools or eval fixtures, or `.` when there are many (or none)."""
-    tops = sorted({file.split("/")[0] + ("/" if "/" in file else "") for file in found.files + found.fixtures})
+    tops = sorted({file.split("/")[0] + ("/" if "/" in file else "") for file in [*found.files, *found.fixtures]})
     return tops if 0 < len(tops) <= _MAX_CI_PATHS else ["."]
 
 

@@ -213,17 +213,30 @@ def test_snippets_name_real_hooks_and_action_inputs(repo: Path) -> None:
     assert run("check", *step["with"]["paths"].split(), *args)[0] == 0
 
 
-def test_eval_fixtures_are_listed_and_linted_in_ci(repo: Path) -> None:
+def test_eval_fixtures_are_listed_linked_and_linted_in_ci(repo: Path) -> None:
     write(repo / "tools" / "orders.json", [openai_tool("get_order"), openai_tool("cancel_order")])
+    write(repo / "tools" / "weather.json", [openai_tool("get_weather")])
     fixture = {
         "name": "orders",
         "tools": ["get_order", "cancel_order"],
-        "cases": [{"input": "Where is 7?", "expect": {"tool": "get_ordr", "args": {"order_id": "7"}}}],
+        "cases": [
+            {"input": "Where is 7?", "expect": {"tool": "get_ordr", "args": {"order_id": "7"}}},
+            {"input": "Cancel 7", "expect": {"tool": "cancel_order", "args": {"order_id": 7}}},
+        ],
     }
     write(repo / "evals" / "orders.json", fixture)
+    write(
+        repo / "evals" / "unknown.json",
+        {"tools": ["nothing_here"], "cases": [{"input": "x", "expect": {"tool": None}}]},
+    )
+    write(repo / "pyproject.toml", PYPROJECT)
     code, out = run("init")
     assert code == 0, out
-    assert "eval fixtures: evals/orders.json" in out
+    assert "eval fixtures: evals/orders.json, evals/unknown.json" in out
+    # linked by config, so that pre-commit and editors, which lint the fixture alone, check its arguments
+    assert load_config(repo / "pyproject.toml").fixtures == {"evals/orders.json": ("tools/orders.json",)}
+    code, alone = run("check", "--skip-non-tool-files", "evals/orders.json")
+    assert code == 1 and "SL812" in alone and "SL811" in alone
     workflow = yaml.safe_load(out.partition("GitHub Actions:")[2].partition("\n\n")[2].partition("\nNext:")[0])
     step = next(s for s in workflow["jobs"]["schemalint"]["steps"] if s["uses"].startswith("schemalint/"))
     assert step["with"]["paths"].split() == ["evals/", "tools/"]
