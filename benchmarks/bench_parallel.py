@@ -1,8 +1,6 @@
 """Many files: `schemalint check DIR --jobs 1` against `--jobs N` on a generated repository.
 
 Run: python benchmarks/bench_parallel.py [--files 2000] [--tools 20] [--jobs N] [--repeat 3]
-One large tool set instead (its tool and node rules split between the main process and N-1 forked
-workers): --files 1 --tools 10000.
 
 The repository is --files JSON files of --tools generated tools each (benchmarks/_generate.py, a
 different seed per file). Each measurement is a fresh process (`schemalint check DIR --no-config

@@ -1,4 +1,4 @@
-"""The lint pipeline: discover -> load -> detect -> rules -> place -> filter.
+"""The lint pipeline: discover -> load -> detect -> check -> place -> filter (docs/architecture.md).
 
 `lint()` and `lint_source()` are pure with respect to the terminal: they read files and return
 diagnostics; only cli.py prints.
@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from itertools import pairwise
 from pathlib import Path, PurePath
 from typing import Any
 
@@ -22,7 +21,6 @@ from schemalint.dialects.requests import detect_requests
 from schemalint.gc_pause import paused_gc
 from schemalint.loaders import Document, LoadError
 from schemalint.loaders.discover import SourceFile, discover, parse_document, read_source, source_format
-from schemalint.math_threads import one_math_thread
 from schemalint.model import EvalFixture, Request, Severity, Span, Tool, ToolSet, parent_pointer
 from schemalint.paths import display_path, matches_any, resolve_path
 from schemalint.rules import rules_by_code
@@ -63,8 +61,7 @@ class LintOptions:
     exclude: tuple[str, ...] = ()
     #: pre-commit names every staged file: pass silently over files that hold no tools
     skip_non_tool_files: bool = False
-    #: processes: files go to workers by tool set, and a large set's tool and node rules are sliced
-    #: between workers and this process (_SplitToolRules); either way the output is identical
+    #: processes: whole tool sets go to workers; the output is the same as with one
     jobs: int = 1
 
 
@@ -236,22 +233,27 @@ def _engine_diagnostic(code: str, message: str, path: str, span: Span, pointer: 
 def lint(paths: Sequence[str] = (".",), options: LintOptions | None = None) -> LintResult:
     """Lint files and folders; with `options.jobs > 1`, tool sets are linted in parallel processes."""
     options = options or LintOptions()
-    resolver = ConfigResolver(options)
-    cwd_config = resolver.for_path(Path.cwd() / "_")
-    files: list[tuple[SourceFile, Config]] = []
-    # the eval fixtures config links to tool files are walked whatever their extension (JSON Lines)
-    include = cwd_config.include + tuple(cwd_config.fixtures)
-    for source in discover(paths, include, cwd_config.exclude, cwd_config.root):
-        config = resolver.for_path(source.path)
-        if source.explicit or not matches_any(source.path, config.exclude, config.root):
-            files.append((source, config))
+    files = discover_files(paths, ConfigResolver(options))
     # an unused per-file-ignore is only a verdict when the run covered whole folders
     report_unused = any(Path(p).is_dir() for p in paths) and not options.skip_non_tool_files
     if options.jobs > 1 and len(files) >= PARALLEL_MIN_FILES:
         return _lint_parallel(files, options, report_unused)
     with paused_gc():
         loaded = [_load_file(source, config, options) for source, config in files]
-        return run_rules(loaded, report_unused_ignores=report_unused, jobs=options.jobs)
+        return run_rules(loaded, report_unused_ignores=report_unused)
+
+
+def discover_files(paths: Sequence[str], resolver: ConfigResolver) -> list[tuple[SourceFile, Config]]:
+    """The files to lint, each with its configuration (whose `exclude` may drop a file found in a folder)."""
+    cwd_config = resolver.for_path(Path.cwd() / "_")
+    files = []
+    # the eval fixtures config links to tool files are walked whatever their extension (JSON Lines)
+    include = cwd_config.include + tuple(cwd_config.fixtures)
+    for source in discover(paths, include, cwd_config.exclude, cwd_config.root):
+        config = resolver.for_path(source.path)
+        if source.explicit or not matches_any(source.path, config.exclude, config.root):
+            files.append((source, config))
+    return files
 
 
 #: below this many files, starting worker processes costs more than it saves
@@ -438,45 +440,65 @@ def run_rules(
     sources: Sequence[SourceResult],
     report_unused_ignores: bool = False,
     cache: FindingCache | None = None,
-    jobs: int = 1,
     link_candidates: Sequence[SourceResult] | None = None,
 ) -> LintResult:
-    """Rules over every source, then suppressions; `report_unused_ignores` when the run covered whole
-    folders, so an unused per-file-ignore is not an artefact of linting a few files. With `jobs` > 1,
-    the tool and node rules of a large tool set are shared with worker processes while its set rules
-    run here (_SplitToolRules). Eval fixtures are linked to the tool sets of `link_candidates` (default:
-    `sources`)."""
-    rule_sets: dict[int, RuleSet] = {}
+    """Check, place and filter: the rules over every tool set of `sources`, their findings placed in
+    the files, then suppressions; `report_unused_ignores` when the run covered whole folders, so an
+    unused per-file-ignore is not an artefact of linting a few files. Eval fixtures are linked to the
+    tool sets of `link_candidates` (default: `sources`)."""
+    rules_for = _rule_sets()
+    by_path = {s.path: s for s in sources}
+    for toolset, members in group_toolsets(sources):
+        check_toolset(toolset, members, by_path, rules_for, cache)
+    _check_fixtures(sources, sources if link_candidates is None else link_candidates, rules_for)
+    return filter_findings(sources, rules_for, report_unused_ignores)
+
+
+def _rule_sets() -> Callable[[Config], RuleSet]:
+    """The RuleSet of a configuration, built once per configuration of the run."""
+    built: dict[int, RuleSet] = {}
 
     def rules_for(config: Config) -> RuleSet:
-        if id(config) not in rule_sets:
-            rule_sets[id(config)] = RuleSet(config)
-        return rule_sets[id(config)]
+        if id(config) not in built:
+            built[id(config)] = RuleSet(config)
+        return built[id(config)]
 
-    by_path = {s.path: s for s in sources}
-    groups = [(toolset, members, _set_context(toolset, by_path)) for toolset, members in group_toolsets(sources)]
-    for source in sources:
-        rules_for(source.config)  # every rule set exists before a fork, so split workers share them
-    split = _SplitToolRules(groups, rules_for, jobs) if jobs > 1 and cache is None else None
-    for index, (toolset, members, context) in enumerate(groups):
-        if split is not None and split.has(index):
-            split.mark(index, members)
-        else:
-            _place_tool_findings(toolset.tools, by_path, rules_for, context, cache)
-        lead = rules_for(members[0].config)
-        owners = _ToolOwners(toolset)
-        for set_rule in lead.toolset_rules:
-            for finding in set_rule.check(toolset, context):
-                owner = owners.owner(finding)
-                _place(set_rule, finding, by_path[owner.path], lead, owner)
-        for source in members:
-            _place_request_findings(source, rules_for(source.config))
-            if source.document is not None:
-                for code, finding in source.document.notes:
-                    _place(rules_by_code()[code], finding, source, rules_for(source.config), None)
-    if split is not None:
-        split.collect(by_path)
-    _check_fixtures(sources, sources if link_candidates is None else link_candidates, rules_for)
+    return rules_for
+
+
+def check_toolset(
+    toolset: ToolSet,
+    members: list[SourceResult],
+    by_path: dict[str, SourceResult],
+    rules_for: Callable[[Config], RuleSet],
+    cache: FindingCache | None = None,
+) -> None:
+    """Run the tool, node, tool-set and request rules on one set and place their findings (and the
+    loaders' notes) in the members' files."""
+    context = _set_context(toolset, by_path)
+    for tool in toolset.tools:
+        source = by_path[tool.path]
+        rules = rules_for(source.config)
+        found = cache.findings(tool, rules, context) if cache is not None else _tool_findings(tool, rules, context)
+        for rule, finding in found:
+            _place(rule, finding, source, rules, tool)
+    lead = rules_for(members[0].config)
+    owners = _ToolOwners(toolset)
+    for set_rule in lead.toolset_rules:
+        for finding in set_rule.check(toolset, context):
+            owner = owners.owner(finding)
+            _place(set_rule, finding, by_path[owner.path], lead, owner)
+    for source in members:
+        _place_request_findings(source, rules_for(source.config))
+        if source.document is not None:
+            for code, finding in source.document.notes:
+                _place(rules_by_code()[code], finding, source, rules_for(source.config), None)
+
+
+def filter_findings(
+    sources: Sequence[SourceResult], rules_for: Callable[[Config], RuleSet], report_unused_ignores: bool
+) -> LintResult:
+    """Drop the findings of rules not enabled and those suppressions silence; add the unused silencers."""
     diagnostics: list[Diagnostic] = []
     suppressions = Suppressions(report_unused_ignores)
     for source in sources:
@@ -602,131 +624,9 @@ def _shared_folders(path: str, key: str) -> int:
     return shared
 
 
-def _place_tool_findings(
-    tools: Sequence[Tool],
-    by_path: dict[str, SourceResult],
-    rules_for: Callable[[Config], RuleSet],
-    context: LintContext,
-    cache: FindingCache | None = None,
-) -> None:
-    """Run the tool and node rules on `tools` and place their findings in their files."""
-    for tool in tools:
-        source = by_path[tool.path]
-        rules = rules_for(source.config)
-        found = cache.findings(tool, rules, context) if cache is not None else _tool_findings(tool, rules, context)
-        for rule, finding in found:
-            _place(rule, finding, source, rules, tool)
-
-
 def _set_context(toolset: ToolSet, by_path: dict[str, SourceResult]) -> LintContext:
     targets = {id(t): resolve_targets(t, by_path[t.path].config.provider_targets) for t in toolset.tools}
     return LintContext(targets, by_path[toolset.tools[0].path].config.settings)
-
-
-#: a tool set this large has its tool and node rules split between worker processes (jobs > 1)
-SPLIT_MIN_TOOLS = 2000
-#: slices per process: small enough that the processes finish together, large enough that each
-#: slice's round trip (a task, a pickled list of diagnostics) stays negligible
-SPLIT_SLICES_PER_JOB = 8
-#: what forked workers read: the parent's tool sets, sources and rule sets at the time of the fork
-_split_state: tuple[list[tuple[ToolSet, list[SourceResult], LintContext]], Callable[[Config], RuleSet]] | None = None
-
-
-class _SplitToolRules:
-    """The tool and node rules of each large tool set, in slices of tools shared between this
-    process and `jobs - 1` forked workers.
-
-    The workers are forked before any set rule runs, so the parent's tool sets are theirs without
-    pickling, and no embedding library has started threads yet. They take slices from the front
-    while this process runs the set rules; then this process takes the slices no worker has started,
-    from the back, so that all `jobs` processes stay busy until the end whether the set rules are
-    heavy or light. Each slice's findings are placed where it runs and inserted where the sequential
-    run would have put them, so the output is identical. Without `fork` (Windows) everything runs
-    in this process.
-    """
-
-    def __init__(
-        self,
-        groups: list[tuple[ToolSet, list[SourceResult], LintContext]],
-        rules_for: Callable[[Config], RuleSet],
-        jobs: int,
-    ) -> None:
-        self.slices: dict[int, list[tuple[int, int, Any]]] = {}
-        self.insert_at: dict[int, dict[str, int]] = {}
-        large = [i for i, (toolset, _, _) in enumerate(groups) if len(toolset.tools) >= SPLIT_MIN_TOOLS]
-        if not large:
-            return
-        import multiprocessing  # only now: importing it costs a small run ~10% of its time
-
-        if "fork" not in multiprocessing.get_all_start_methods():
-            return
-        from concurrent.futures import ProcessPoolExecutor
-
-        global _split_state
-        _split_state = (groups, rules_for)
-        for index in large:
-            for source in groups[index][1]:
-                _index_positions(source)
-        self.pool = ProcessPoolExecutor(jobs - 1, mp_context=multiprocessing.get_context("fork"))
-        # the set rules' math (SL502's matrix products, torch) leaves the other cores to the workers:
-        # 10,000 tools at --jobs 2 took 1.5 s more CPU and 2 s more wall with a thread per core
-        one_math_thread()
-        for index in large:
-            count = len(groups[index][0].tools)
-            parts = min(count, jobs * SPLIT_SLICES_PER_JOB)
-            bounds = [count * part // parts for part in range(parts + 1)]
-            self.slices[index] = [
-                (start, stop, self.pool.submit(_tool_slice_diagnostics, index, start, stop))
-                for start, stop in pairwise(bounds)
-            ]
-
-    def has(self, index: int) -> bool:
-        return index in self.slices
-
-    def mark(self, index: int, members: list[SourceResult]) -> None:
-        """Where each file's tool-rule diagnostics go: after what it has now, before the set rules'."""
-        self.insert_at[index] = {source.path: len(source.diagnostics) for source in members}
-
-    def collect(self, by_path: dict[str, SourceResult]) -> None:
-        global _split_state
-        if not self.slices:
-            return
-        with self.pool:
-            for index, slices in self.slices.items():
-                ran_here: dict[int, dict[str, list[Diagnostic]]] = {}
-                # the workers take slices in order: those they have not started yet are at the back
-                for number in reversed(range(len(slices))):
-                    start, stop, future = slices[number]
-                    if not future.cancel():
-                        break
-                    ran_here[number] = _tool_slice_diagnostics(index, start, stop)
-                placed: dict[str, list[Diagnostic]] = {}
-                for number, (_, _, future) in enumerate(slices):
-                    for path, diagnostics in (ran_here[number] if number in ran_here else future.result()).items():
-                        placed.setdefault(path, []).extend(diagnostics)
-                for path, diagnostics in placed.items():
-                    at = self.insert_at[index][path]
-                    by_path[path].diagnostics[at:at] = diagnostics
-        _split_state = None
-
-
-def _index_positions(source: SourceResult) -> None:
-    """Before a fork: have the document index what every slice's first finding needs (the
-    container of its tools, the line starts) once, not once in every worker."""
-    if source.document is not None and source.tools:
-        source.document.positions.locate(source.tools[0].pointer)
-
-
-def _tool_slice_diagnostics(index: int, start: int, stop: int) -> dict[str, list[Diagnostic]]:
-    """The placed tool- and node-rule diagnostics of tools[start:stop] of set `index`, by file
-    (in a forked worker, or in the parent for the slices no worker started)."""
-    assert _split_state is not None
-    groups, rules_for = _split_state
-    toolset, members, context = groups[index]
-    # placed into copies of the sources: the parent's own already hold the set rules' diagnostics
-    own = {source.path: SourceResult(source.path, source.config, source.document, source.tools) for source in members}
-    _place_tool_findings(toolset.tools[start:stop], own, rules_for, context)
-    return {path: source.diagnostics for path, source in own.items()}
 
 
 class _ToolOwners:
