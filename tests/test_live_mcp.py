@@ -137,12 +137,27 @@ def test_server_that_crashes_on_start() -> None:
 
 @pytest.mark.parametrize(
     ("mode", "expected"),
-    [("malformed", "malformed answer: tools/0/inputSchema"), ("garbage", "malformed message from the server")],
+    [
+        ("malformed", "malformed answer: tools/0/inputSchema"),
+        (
+            "garbage",
+            "no JSON-RPC answer within 3 s (--timeout); the server wrote 1 other line(s) to stdout, "
+            "first: 'this is not JSON-RPC'",
+        ),
+    ],
 )
 def test_malformed_answers(mode: str, expected: str) -> None:
-    code, _, stderr = run_mcp("--timeout", "20", server="raw.py", server_args=(mode,))
+    started = time.monotonic()
+    code, _, stderr = run_mcp("--timeout", "3", server="raw.py", server_args=(mode,))
     assert code == 2
     assert expected in one_line_error(stderr)
+    assert time.monotonic() - started < 20
+
+
+def test_log_lines_on_stdout_are_skipped_and_said() -> None:
+    code, findings, stderr = run_mcp("--select", "SL201", "--timeout", "20", server="raw.py", server_args=("logs",))
+    assert code == 0 and findings == []
+    assert "skipped 4 line(s) the server wrote to stdout that are not JSON-RPC (first: '[info] handling" in stderr
 
 
 def alive(pid: int) -> bool:

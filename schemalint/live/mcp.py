@@ -21,7 +21,7 @@ import shlex
 import signal
 import tempfile
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -59,6 +59,8 @@ class Listing:
     server: str
     version: str | None
     tools: list[dict[str, Any]]
+    #: lines the server wrote to stdout that are not JSON-RPC (logs), skipped
+    skipped: list[str] = field(default_factory=list)
 
     def snapshot_text(self) -> str:
         return json.dumps({"tools": self.tools}, indent=2, ensure_ascii=False) + "\n"
@@ -157,12 +159,17 @@ async def _fetch(
     from mcp import ClientSession
 
     malformed: list[str] = []
+    skipped: list[str] = []
     work = anyio.CancelScope()
 
     async def on_message(message: Any) -> None:
-        if isinstance(message, Exception):  # the transport could not read a message: fail now, not at the timeout
-            malformed.append(_one_line(message))
-            work.cancel()
+        if not isinstance(message, Exception):
+            return
+        if _is_not_json(message):  # a log line on stdout: the SDK reads on, so skip it
+            skipped.append(_offending_line(message))
+            return
+        malformed.append(_one_line(message))  # a broken message: fail now, not at the timeout
+        work.cancel()
 
     deadline = anyio.current_time() + timeout
     async with (
@@ -174,13 +181,31 @@ async def _fetch(
             tools = await _list_tools(session)
         if waiting.cancelled_caught:
             stop_server()  # now, so that the SDK's shutdown does not wait out its grace period for it
+            if skipped:
+                raise LiveError(
+                    f"no JSON-RPC answer within {timeout:g} s (--timeout); the server wrote {len(skipped)} other "
+                    f"line(s) to stdout, first: {skipped[0]}"
+                )
             raise TimeoutError
     if malformed:
         raise LiveError(f"malformed message from the server: {malformed[0]}")
     info = initialized.server_info
     name = info.name if info is not None and info.name else Path(command[0]).name if command else str(url)
     version = info.version if info is not None and info.version else None
-    return Listing(name, version, tools)
+    return Listing(name, version, tools, skipped)
+
+
+def _offending_line(error: Exception) -> str:
+    """The start of the line a transport error is about, quoted."""
+    errors = getattr(error, "errors", None)
+    problems = errors() if callable(errors) else []
+    return repr(str(problems[0].get("input", ""))[:120]) if problems else _one_line(error)
+
+
+def _is_not_json(error: Exception) -> bool:
+    """The transport's error for a stdout line that is not JSON at all (a pydantic `json_invalid`)."""
+    errors = getattr(error, "errors", None)
+    return callable(errors) and any(problem.get("type") == "json_invalid" for problem in errors())
 
 
 @contextlib.asynccontextmanager
@@ -381,16 +406,24 @@ def check_server(
     """List, lint, and compare with (or write) the lock file. Returns the result and notes for stderr."""
     listing = fetch_listing(command, url, timeout)
     result = lint_listing(listing, options, save)
+    skipped = (
+        [
+            f"skipped {len(listing.skipped)} line(s) the server wrote to stdout that are not JSON-RPC (first: "
+            f"{listing.skipped[0]}); a stdio server should log to stderr"
+        ]
+        if listing.skipped
+        else []
+    )
     if lock is None:
-        return result, []
+        return result, skipped
     current = result.files[0]
     if not lock.exists():
         write_lock(lock, listing)
-        return result, [f"wrote lock file {lock}: {len(listing.tools)} tool(s) of `{listing.server}` pinned"]
+        return result, [*skipped, f"wrote lock file {lock}: {len(listing.tools)} tool(s) of `{listing.server}` pinned"]
     pinned = read_lock(lock, current.config)
     changes = lock_changes(pinned, current, current.config, listing)
     if update_lock:
         write_lock(lock, listing)
-        return result, [f"updated lock file {lock}: {len(changes)} change(s) accepted"]
+        return result, [*skipped, f"updated lock file {lock}: {len(changes)} change(s) accepted"]
     diagnostics = sorted([*result.diagnostics, *changes], key=Diagnostic.sort_key)
-    return LintResult(diagnostics, [*result.files, pinned]), []
+    return LintResult(diagnostics, [*result.files, pinned]), skipped

@@ -4,6 +4,7 @@ argv[1] is the mode:
   paged      three tools over three tools/list pages (nextCursor)
   malformed  tools/list answers `tools` that are not tool objects
   garbage    writes a non-JSON line instead of answering initialize
+  logs       logs to stdout before each answer (as some servers do), then answers as `paged`
   env        one tool named by the RAW_TOOL_NAME environment variable (exits without it)
 """
 
@@ -34,6 +35,9 @@ for line in sys.stdin:
     if "id" not in request:
         continue
     method, ident = request["method"], request["id"]
+    if MODE == "logs":
+        sys.stdout.write(f"[info] handling {method}\n")
+        sys.stdout.flush()
     if method == "initialize":
         if MODE == "garbage":
             sys.stdout.write("this is not JSON-RPC\n")
