@@ -2,7 +2,8 @@
 
 A log is JSON Lines, one model response per line, in any of these shapes:
 - the trace fields the guide asks teams to log (`trace_id`, `step`, `tools_hash`, `finish_reason`,
-  `tool_calls: [{name, arguments | args, result?}]`);
+  `tool_calls: [{name, arguments | args, result?}]`, or the Chat API's `{function: {name, arguments}}`
+  items in that list);
 - an OpenAI Chat completion (`choices[].message.tool_calls[].function`), an OpenAI Responses object
   (`output[]` items of type `function_call`), an Anthropic message (`content[]` blocks of type
   `tool_use`), a Gemini response (`candidates[].content.parts[].functionCall`).
@@ -263,5 +264,8 @@ def read_response(record: JSON) -> Response | None:
 
 
 def _trace_call(call: Mapping[str, Any]) -> Call:
+    function = call.get("function")
+    if "name" not in call and is_mapping(function):  # the Chat API's own shape, logged from message.tool_calls
+        return Call(function.get("name"), function.get("arguments", _ABSENT), call.get("result"))
     arguments = call.get("arguments", call.get("args", _ABSENT))
     return Call(call.get("name"), arguments, call.get("result"))

@@ -82,6 +82,17 @@ def test_valid_calls_in_every_shape_are_clean() -> None:
     assert report.tools["refund_payment"].calls == 3 and report.tools["get_payment"].calls == 2
 
 
+def test_trace_fields_holding_the_chat_api_s_own_tool_calls_are_read() -> None:
+    # `tool_calls` logged as the assistant message has them: {id, type, function: {name, arguments}}
+    chat_call = {"id": "c1", "type": "function", "function": {"name": "refund_payment", "arguments": "{}"}}
+    good = {**chat_call, "function": {"name": "get_payment", "arguments": '{"payment_id": "p"}'}}
+    report = check_calls([trace([chat_call]), trace([good], trace_id="t2")], tools())
+    assert {(p.line, p.kind, p.tool, p.keyword) for p in report.problems} == {
+        (1, "invalid-arguments", "refund_payment", "required")
+    }
+    assert report.tools["refund_payment"].calls == 1 and report.tools["get_payment"].calls == 1
+
+
 def test_unknown_tools_are_reported_in_each_shape() -> None:
     lines = [
         trace([{"name": "refund_order", "arguments": {}}]),
