@@ -878,7 +878,8 @@ def _advancing(lines: Any, bar: Any) -> Any:
 
 
 def _read_tools(paths: tuple[str, ...]) -> tuple[list[Any], bool]:
-    """The tools in PATHS, in order; what could not be read is said on stderr (True: something was SL002)."""
+    """The tools in PATHS, in order; what could not be read is said on stderr (True: something was SL002).
+    No tools at all is an error (exit 2)."""
     from schemalint.engine import LintOptions, lint
 
     result = lint(paths, LintOptions(select=("SL002", "SL003")))
@@ -886,7 +887,10 @@ def _read_tools(paths: tuple[str, ...]) -> tuple[list[Any], bool]:
         location = f"{diagnostic.path}:{diagnostic.span.line}:{diagnostic.span.column}"
         click.echo(_printable(f"{location}: {diagnostic.message}"), err=True)
     tools = [tool for source in result.files for tool in source.tools]
-    return tools, any(d.code == "SL002" for d in result.diagnostics)
+    unreadable = any(d.code == "SL002" for d in result.diagnostics)
+    if not tools and not unreadable:  # an empty set would hash, export or check calls as if it were real
+        _fail(f"no tool definitions found in {' '.join(paths)}")
+    return tools, unreadable
 
 
 @main.command()

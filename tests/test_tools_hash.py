@@ -164,3 +164,16 @@ def test_a_reorder_in_the_diff_says_the_hash_changed(tmp_path: Path) -> None:
     (tmp_path / "new.json").write_text(json.dumps(openai_chat(TOOLS[::-1])))
     result = CliRunner().invoke(main, ["diff", str(tmp_path / "old.json"), str(tmp_path / "new.json")])
     assert "SL912" in result.stdout and "tools hash (`schemalint hash`) changes" in result.stdout
+
+
+@pytest.mark.parametrize("command", [["hash"], ["export"], ["calls", "calls.jsonl", "--tools"]])
+def test_paths_without_any_tool_are_an_error_not_an_empty_set(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "calls.jsonl").write_text(json.dumps({"tool_calls": [{"name": "void_invoice", "arguments": {}}]}))
+    result = CliRunner().invoke(main, [*command, "empty"])
+    assert result.exit_code == 2
+    assert "no tool definitions found in empty" in result.stderr
+    assert result.stdout == ""
