@@ -888,7 +888,7 @@ def _read_tools(paths: tuple[str, ...]) -> tuple[list[Any], bool]:
         click.echo(_printable(f"{location}: {diagnostic.message}"), err=True)
     tools = [tool for source in result.files for tool in source.tools]
     unreadable = any(d.code == "SL002" for d in result.diagnostics)
-    if not tools and not unreadable:  # an empty set would hash, export or check calls as if it were real
+    if not tools:  # an empty set would hash, export or check calls as if it were real
         _fail(f"no tool definitions found in {' '.join(paths)}")
     return tools, unreadable
 

@@ -177,3 +177,6 @@ def test_paths_without_any_tool_are_an_error_not_an_empty_set(
     assert result.exit_code == 2
     assert "no tool definitions found in empty" in result.stderr
     assert result.stdout == ""
+    unreadable = CliRunner().invoke(main, [*command, "absent.json"])
+    assert unreadable.exit_code == 2 and "absent.json:1:1: cannot read" in unreadable.stderr
+    assert unreadable.stdout == ""
