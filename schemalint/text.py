@@ -721,7 +721,9 @@ POISONING_PATTERNS: tuple[tuple[str, LazyPattern], ...] = (
         LazyPattern(
             r"(?<![/\\=${:-])<\s*/?\s*(?:important|instructions?|override|critical|sys)\s*>(?![/\\])"
             r"|(?<![/\\=${:-])<\s*(?P<paired>system|secret|hidden|admin|assistant)\s*>(?![/\\])"
-            r"|\[\s*system(?:\s+(?:instructions?|prompt|message|override))?\s*\]\s*:?",
+            # `[SYSTEM]`, or `[system]:` before an order; `[system] error|warning` is a value list
+            r"|\[\s*(?-i:SYSTEM)(?:\s+(?-i:INSTRUCTIONS?|PROMPT|MESSAGE|OVERRIDE))?\s*\]\s*:?"
+            r"|\[\s*system(?:\s+(?:instructions?|prompt|message|override))?\s*\]\s*:",
             re.IGNORECASE,
         ),
     ),
@@ -730,6 +732,10 @@ POISONING_PATTERNS: tuple[tuple[str, LazyPattern], ...] = (
         LazyPattern(
             r"\b(?:do\s+not|don'?t|never|without)\s+(?:ever\s+)?(?:tell(?:ing)?|inform(?:ing)?|mention(?:ing)?|reveal(?:ing)?|"
             r"notify(?:ing)?|alert(?:ing)?|let(?:ting)?)\s+(?:this\s+to\s+|it\s+to\s+)?(?:the\s+)?users?\b(?!['’]s)"
+            # ...about this, that you..., or nothing more: "never tell the user a type is missing" is a
+            # rule about what to claim, not a secret
+            r"(?=\s*(?:[.,;:!)]|$|about\b|that\s+(?:you|this|it|we|the\s+tool)\b|(?:this|it|anything|what|where|why|how"
+            r"|know|see|find|notice)\b))"
             r"|\b(?:hide|conceal|keep)\s+(?:this|it|these\s+\w+)\s+(?:secret\s+)?from\s+the\s+user\b"
             r"|\bthe\s+user\s+(?:must|should)\s+(?:not|never)\s+(?:know|see|be\s+told|find\s+out)\b"
             r"|\bkeep\s+(?:this|it)\s+(?:a\s+)?secret\b"
@@ -816,6 +822,7 @@ def _scan_for_poisoning(text: str) -> tuple[tuple[str, str], ...]:
     if len(lowered) == len(text) and not any(map(lowered.__contains__, _ALL_TRIGGERS)):
         return ()  # no trigger word anywhere: no pattern can match (one scan instead of one per trigger)
     closed: frozenset[str] | None = None  # tags closed somewhere in the text, found once if a pairable tag opens
+    opens_section = _OPENING_INSTRUCTIONS.match(text) is not None
 
     def instruction(category: str, match: re.Match[str]) -> str | None:
         """The text to quote when the match is an instruction, else None."""
@@ -827,6 +834,8 @@ def _scan_for_poisoning(text: str) -> tuple[tuple[str, str], ...]:
                 return None
         elif category == "hidden instruction block" and match.group(0).startswith("<") and _is_sectioned(text):
             return None
+        elif category == "hidden instruction block" and "instruction" in match.group(0).lower() and opens_section:
+            return None  # a description written as an `<instructions>` section from its first character
         elif match.groupdict().get("paired"):
             if closed is None:
                 closed = frozenset(tag.lower() for tag in _CLOSING_TAG.findall(text))
@@ -853,6 +862,9 @@ _SECTION_TAG = LazyPattern(
     r"<\s*(?:[a-z]+_[a-z_]+|workflow|examples?|usage|notes|returns|parameters|guidelines|steps|overview|summary)\s*>",
     re.IGNORECASE,
 )
+
+
+_OPENING_INSTRUCTIONS = LazyPattern(r"\s*<\s*instructions?\s*>", re.IGNORECASE)
 
 
 def _is_sectioned(text: str) -> bool:
