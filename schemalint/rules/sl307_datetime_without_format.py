@@ -31,6 +31,8 @@ NOT_A_DATE = frozenset(
     "entries event events filter filters option options mode "
     # a column or field that holds dates, named rather than given: `time_column`, `date_field`
     "column columns field fields attribute property "
+    # the language or locale dates are written in: `deadline_lang`, `date_locale`
+    "lang language locale "
     # a wait condition or a length of time, not a point in time: `wait_until`, `timeout`, `ttl`
     "wait duration durations timeout ttl elapsed delay sleep idle ago offset relative".split()
 )

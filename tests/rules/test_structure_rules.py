@@ -239,6 +239,7 @@ def test_sl307_flags_dates_whose_description_gives_no_form(name: str, descriptio
         ("session_timeout", prop(description="How long until the session expires.")),
         ("time", prop(description="When to run, as a cron expression.")),
         ("checked_after", prop(description="Values to compare once the write is done.")),
+        ("due_date_lang", prop(description="Two-letter code of the language the due date is written in.")),
     ],
 )
 def test_sl307_accepts_formats_and_non_dates(name: str, schema: dict[str, Any]) -> None:
