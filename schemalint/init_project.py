@@ -211,7 +211,8 @@ def _config_comments(found: Survey) -> list[str]:
     tools = f"{len(found.tools)} tool(s) in {len(found.files)} file(s)" + (f" ({counts})" if counts else "")
     return [
         f"Written by `schemalint init` (schemalint {__version__}): {tools}.",
-        f"Presets: {', '.join(PRESETS)} (docs/presets.md).",
+        f"Presets: {', '.join(PRESETS)}.",
+        "`schemalint rule` lists the rules and the presets that run them.",
         "`select`, `ignore`, `targets` and `[rules.*]` go on top of the preset;",
         "`schemalint check --show-settings FILE` shows what applies to a file.",
     ]

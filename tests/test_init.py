@@ -87,6 +87,8 @@ def test_pyproject_keeps_every_other_table_and_comment(repo: Path) -> None:
     text = (repo / "pyproject.toml").read_text(encoding="utf-8")
     assert text.startswith(PYPROJECT)  # the old file, byte for byte, then the new table
     assert "\n[tool.schemalint]\n# Written by `schemalint init`" in text
+    # the comments point at what this repository has: the command, not schemalint's own docs/ folder
+    assert "docs/" not in text and "`schemalint rule` lists the rules" in text
     config = load_config(repo / "pyproject.toml")
     assert config.extend == ("recommended",) and config.targets == ("openai",)
     assert not (repo / ".schemalint.toml").exists()
