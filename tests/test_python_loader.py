@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -571,17 +573,48 @@ def forecast(city: str) -> str:
 '''
 
 
-def test_fastmcp_2_keeps_the_whole_docstring(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Seen with fastmcp 2.14.7: no docstring sections, no closed root; 3.4.11 and 4.2.3 split them."""
-    from schemalint.loaders.pyextract import frameworks
+def _load_in_project(tmp_path: Path, pyproject: str | None) -> Any:
+    if pyproject is not None:
+        (tmp_path / "pyproject.toml").write_text(textwrap.dedent(pyproject), encoding="utf-8")
+    (tmp_path / ".git").mkdir()
+    server = tmp_path / "server.py"
+    text = textwrap.dedent(FASTMCP_TOOL).lstrip("\n")
+    server.write_text(text, encoding="utf-8")
+    (tool,) = load_python(text, str(server)).tools
+    return tool
 
-    monkeypatch.setattr(frameworks, "installed_major", lambda distribution: 2)
-    (old,) = load(FASTMCP_TOOL).tools
+
+@pytest.mark.parametrize(
+    "pyproject",
+    [
+        '[project]\nname = "x"\ndependencies = ["fastmcp>=2.10,<3"]\n',
+        '[project]\nname = "x"\ndependencies = ["fastmcp[cli]==2.14.7"]\n',
+        '[project]\nname = "x"\ndependencies = ["fastmcp ~= 2.14"]\n',
+        '[tool.poetry.dependencies]\npython = "^3.11"\nfastmcp = "^2.10"\n',
+        '[tool.poetry.dependencies]\nfastmcp = {version = "2.14.7", extras = ["cli"]}\n',
+    ],
+)
+def test_a_project_pinned_to_fastmcp_2_keeps_the_whole_docstring(tmp_path: Path, pyproject: str) -> None:
+    """Seen with fastmcp 2.14.7: no docstring sections, no closed root; 3.4.11 and 4.2.3 split them."""
+    old = _load_in_project(tmp_path, pyproject)
     assert old.description == "Get the forecast.\n\nArgs:\n    city: The city name."
     assert old.parameters == {"properties": {"city": {"type": "string"}}, "required": ["city"], "type": "object"}
 
-    monkeypatch.setattr(frameworks, "installed_major", lambda distribution: 3)
-    (new,) = load(FASTMCP_TOOL).tools
+
+@pytest.mark.parametrize(
+    "pyproject",
+    [
+        None,
+        '[project]\nname = "x"\ndependencies = ["fastmcp>=2.10"]\n',
+        '[project]\nname = "x"\ndependencies = ["fastmcp>=3,<5", "httpx"]\n',
+        '[project]\nname = "x"\ndependencies = ["mcp>=1.10"]\n',
+        '[tool.poetry.dependencies]\nfastmcp = "^3.1"\n',
+        '[project]\nname = "x"\ndependencies = ["fastmcp @@ not a requirement"]\n',
+    ],
+)
+def test_fastmcp_3_and_later_split_the_docstring_whatever_is_installed(tmp_path: Path, pyproject: str | None) -> None:
+    """Only the project's declaration decides, never the fastmcp installed beside schemalint."""
+    new = _load_in_project(tmp_path, pyproject)
     assert new.description == "Get the forecast."
     assert new.parameters["properties"]["city"] == {"type": "string", "description": "The city name."}
     assert new.parameters["additionalProperties"] is False

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-import importlib.metadata
 import inspect
 import re
 import textwrap
@@ -37,22 +35,6 @@ FLAVORS = {
 }
 
 
-@functools.lru_cache(maxsize=8)
-def installed_major(distribution: str) -> int | None:
-    """The major version of an installed distribution, from its metadata (the package is not imported)."""
-    try:
-        return int(importlib.metadata.version(distribution).split(".")[0])
-    except (importlib.metadata.PackageNotFoundError, ValueError):
-        return None
-
-
-def fastmcp_parses_docstrings() -> bool:
-    """FastMCP 3+ splits Google/NumPy/Sphinx docstrings and closes the root object; 2.x used the whole
-    docstring as the description. Without fastmcp installed, the current behaviour is assumed."""
-    major = installed_major("fastmcp")
-    return major is None or major >= 3
-
-
 _LANGCHAIN_INJECTED = {"InjectedToolArg", "InjectedState", "InjectedStore", "InjectedToolCallId", "ToolRuntime"}
 _LANGCHAIN_FILTERED = {"run_manager", "callbacks"}
 
@@ -69,6 +51,8 @@ class Registration:
     name_arg: cst.BaseExpression | None = None
     description_arg: cst.BaseExpression | None = None
     takes_ctx: bool = False  # pydantic-ai @agent.tool: the first parameter is the RunContext
+    #: the project pins fastmcp 2.x: the whole docstring is the description and the root stays open
+    fastmcp_2: bool = False
     assumptions: Assumptions = field(default_factory=Assumptions)
 
 
@@ -144,7 +128,9 @@ class RegistrationFinder:
                 if registration is not None:
                     self.source.top_index[id(call)] = index
                     found.append(registration)
+        pins_fastmcp_2 = self.project is not None and self.project.pins_fastmcp_2()
         for registration in found:
+            registration.fastmcp_2 = pins_fastmcp_2 and registration.framework == "fastmcp"
             self.source.activate(registration.anchor)
             if registration.function is not None:
                 self.source.activate(registration.function)
@@ -507,7 +493,7 @@ def _parse_docstring(source: SourceModule, registration: Registration, raw_doc: 
         return parse_structured(raw_doc, option(source, registration.call, "docstring_style", None))
     if framework == "pydantic-ai":
         return parse_structured(raw_doc, option(source, registration.call, "docstring_format", None))
-    if not fastmcp_parses_docstrings():
+    if registration.fastmcp_2:
         return ParsedDocstring()
     return parse_structured(raw_doc)
 
@@ -644,7 +630,7 @@ def _finish(
         return schema, spans
     if framework == "fastmcp":
         schema["type"] = "object"
-        if fastmcp_parses_docstrings():
+        if not registration.fastmcp_2:
             schema["additionalProperties"] = False
         if not postprocess.refers_to_itself(schema):  # FastMCP keeps the `$defs` of a recursive type
             schema, spans = postprocess.dereference(schema, spans)

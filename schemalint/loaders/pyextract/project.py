@@ -93,18 +93,33 @@ class Project:
 
     def declared_framework(self) -> str | None:
         """`fastmcp` or `mcp` when the root's pyproject.toml depends on it (fastmcp first)."""
+        names = {_requirement_name(r) for r in self._requirements()}
+        return next((framework for framework in ("fastmcp", "mcp") if framework in names), None)
+
+    def pins_fastmcp_2(self) -> bool:
+        """True when the root's pyproject.toml allows only fastmcp 2.x (`fastmcp>=2.10,<3`, `==2.14.7`,
+        `~=2.14`, poetry `^2.10`), so its tools are built as fastmcp 2 built them. The project's own
+        declaration decides, never what happens to be installed, so every machine reads the same tools."""
+        for requirement in self._requirements():
+            if _requirement_name(requirement) == "fastmcp":
+                return _excludes_3_and_later(requirement)
+        return False
+
+    def _requirements(self) -> list[str]:
+        """PEP 508 strings of `[project].dependencies`, and poetry's as `name spec`."""
         pyproject = self.root / "pyproject.toml"
         try:
             data = read_toml(pyproject) if pyproject.is_file() else {}
         except LoadError:
-            return None
+            return []
         project = data.get("project", {}) if isinstance(data.get("project"), dict) else {}
         requirements = [r for r in project.get("dependencies", []) if isinstance(r, str)]
         poetry = data.get("tool", {}).get("poetry", {}) if isinstance(data.get("tool"), dict) else {}
         if isinstance(poetry, dict) and isinstance(poetry.get("dependencies"), dict):
-            requirements.extend(poetry["dependencies"])
-        names = {_requirement_name(r) for r in requirements}
-        return next((framework for framework in ("fastmcp", "mcp") if framework in names), None)
+            for name, spec in poetry["dependencies"].items():
+                version = spec.get("version") if isinstance(spec, dict) else spec
+                requirements.append(f"{name} {version}" if isinstance(version, str) else str(name))
+        return requirements
 
     def module(self, path: Path) -> SourceModule | None:
         """The parsed module at `path`, if it is a regular file under the root and small enough."""
@@ -272,6 +287,25 @@ class _Returns(cst.CSTVisitor):
 def _requirement_name(requirement: str) -> str:
     """`mcp[cli]>=1.2` -> `mcp`."""
     return re.split(r"[\s\[<>=!~;@(]", requirement.strip(), maxsplit=1)[0].lower().replace("_", "-")
+
+
+def _excludes_3_and_later(requirement: str) -> bool:
+    """Whether a requirement admits no version from 3.0 on; poetry's `^2.10`/`~2.10` read as `>=2.10,<3`."""
+    from packaging.requirements import InvalidRequirement, Requirement
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+    name, _, spec = requirement.partition(" ")
+    poetry_major = re.fullmatch(r"[\^~]\s*(\d+)(?:\.[\d.*]+)?", spec.strip())
+    try:
+        if poetry_major is not None:
+            specifier = SpecifierSet(f"<{int(poetry_major.group(1)) + 1}")
+        elif spec.strip() and spec.strip()[0] not in "<>=!~":
+            specifier = SpecifierSet(f"=={spec.strip()}") if spec.strip() != "*" else SpecifierSet()
+        else:
+            specifier = Requirement(name + spec if spec else requirement).specifier
+    except (InvalidRequirement, InvalidSpecifier):
+        return False
+    return bool(specifier) and not any(specifier.contains(v, prereleases=True) for v in ("3.0", "4.0", "5.0", "99"))
 
 
 def _is_within(path: Path, root: Path) -> bool:
