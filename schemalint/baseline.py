@@ -92,6 +92,18 @@ def write_baseline(path: Path, diagnostics: Sequence[Diagnostic], documents: Map
     return sum(counts.values())
 
 
+def is_baseline(raw: bytes) -> bool:
+    """Whether `raw` is a baseline file (written by `--write-baseline` or `init --baseline`, under
+    any name): a JSON object whose format key gives a version. A folder walk skips it."""
+    if FORMAT_KEY.encode() not in raw:  # most files: no parse
+        return False
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):  # not UTF-8 or not JSON
+        return False
+    return isinstance(data, dict) and isinstance(data.get(FORMAT_KEY), int)
+
+
 def read_baseline(path: Path) -> tuple[int, Counter[Key]]:
     """(format version, entries) of the baseline at `path`."""
     try:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import Any
 
+from schemalint.baseline import is_baseline
 from schemalint.config import Config, RuleSetting, build_options, config_for_directory, load_config
 from schemalint.diagnostics import Diagnostic, Finding
 from schemalint.dialects import ACCEPTED_SHAPES, detect_tools
@@ -239,7 +240,7 @@ def lint(paths: Sequence[str] = (".",), options: LintOptions | None = None) -> L
     if options.jobs > 1 and len(files) >= PARALLEL_MIN_FILES:
         return _lint_parallel(files, options, report_unused)
     with paused_gc():
-        loaded = [_load_file(source, config, options) for source, config in files]
+        loaded = _load_files(files, options)
         return run_rules(loaded, report_unused_ignores=report_unused)
 
 
@@ -286,13 +287,21 @@ def idle_cpus(cpus: int, loadavg: str) -> int:
     return max(1, min(cpus, cpus - (runnable - 1)))
 
 
-def _load_file(source: SourceFile, config: Config, options: LintOptions) -> SourceResult:
-    shown = display_path(source.path)
-    try:
-        raw = read_source(source.path)
-    except LoadError as error:
-        return SourceResult(shown, config, None, [], [_engine_diagnostic("SL002", error.message, shown, _START)])
-    return load_source(shown, raw, config, source.explicit, options.skip_non_tool_files)
+def _load_files(files: Iterable[tuple[SourceFile, Config]], options: LintOptions) -> list[SourceResult]:
+    """Read and load each file; a baseline file a folder walk found is left out: it records
+    findings, it defines no tools."""
+    loaded = []
+    for source, config in files:
+        shown = display_path(source.path)
+        try:
+            raw = read_source(source.path)
+        except LoadError as error:
+            failed = _engine_diagnostic("SL002", error.message, shown, _START)
+            loaded.append(SourceResult(shown, config, None, [], [failed]))
+            continue
+        if source.explicit or not is_baseline(raw):
+            loaded.append(load_source(shown, raw, config, source.explicit, options.skip_non_tool_files))
+    return loaded
 
 
 def _lint_parallel(files: list[tuple[SourceFile, Config]], options: LintOptions, report_unused: bool) -> LintResult:
@@ -314,7 +323,7 @@ def _lint_parallel(files: list[tuple[SourceFile, Config]], options: LintOptions,
         results = list(pool.map(_lint_batch, [(batch, options) for batch in batches if batch]))
     order = {display_path(source.path): index for index, (source, _) in enumerate(files)}
     if here:
-        loaded = [_load_file(source, config, options) for source, config in here]
+        loaded = _load_files(here, options)
         candidates = sorted([*loaded, *(s for r in results for s in r.files)], key=lambda s: order[s.path])
         results.append(run_rules(loaded, link_candidates=candidates))  # unused ignores: merged below
     sources = [source for result in results for source in result.files]
@@ -338,7 +347,7 @@ def _may_be_fixture(path: Path) -> bool:
 
 def _lint_batch(job: tuple[list[tuple[SourceFile, Config]], LintOptions]) -> LintResult:
     batch, options = job
-    result = run_rules([_load_file(source, config, options) for source, config in batch])
+    result = run_rules(_load_files(batch, options))
     for source in result.files:
         # send back what reporters, fixes and the score need (the text, which tools there were); parsed
         # data, position indexes, tools and the per-file findings (result.diagnostics has those that
@@ -598,7 +607,7 @@ class _FixtureLinker:
         known = self.by_path.get(path)
         if known is not None:
             return self.definitions(known)
-        loaded = _load_file(SourceFile(path, explicit=True), config, LintOptions())
+        loaded = _load_files([(SourceFile(path, explicit=True), config)], LintOptions())[0]
         if loaded.document is None:
             reason = loaded.diagnostics[0].message if loaded.diagnostics else "cannot read"
             raise LoadError(f"the tool file `fixtures` links to this fixture, {target}: {reason}")

@@ -167,3 +167,14 @@ def test_bad_baseline_is_a_usage_error(project: Path, content: str) -> None:
     code, _, err = check("tools", "--baseline", "bad.json")
     assert code == 2 and "bad.json" in err
     assert check("tools", "--baseline", "missing.json")[0] == 2
+
+
+def test_a_walked_baseline_is_not_a_checked_file(project: Path) -> None:
+    """Recognised by its format key under any name (ci/baseline.json), keys in any order."""
+    recorded = json.loads((project / "ci" / "baseline.json").read_text(encoding="utf-8"))
+    reordered = {"findings": recorded["findings"], "schemalint-baseline": 2}
+    (project / ".schemalint-baseline.json").write_text(json.dumps(reordered), encoding="utf-8")
+    (project / "notes.json").write_text('{"schemalint-baseline": "not a version", "parameters": []}', encoding="utf-8")
+    code, out, err = check(".", "--baseline", "ci/baseline.json")
+    assert code == 0 and "2 finding(s) hidden" in err
+    assert "All clear: 2 file(s) checked" in out  # tools/a.json and notes.json
