@@ -32,8 +32,10 @@ class EvalUnknownTool(FixtureRule):
     ```
 
     ## Trade-off
-    A fixture with neither a `tools` list nor a link (config, or a tool set of the run that has one
-    of its tools) is not checked.
+    A fixture without a link (config, or a tool set of the run that has one of its tools) is checked
+    against its own `tools` list only, and its expected arguments (SL812) not at all: what happens
+    when pre-commit or an editor passes the fixture alone. The rule then says so once, as an info
+    (not an error) at the fixture's cases, naming the `fixtures` entry to add to the configuration.
 
     ## Fix safety
     No automatic fix.
@@ -45,6 +47,14 @@ class EvalUnknownTool(FixtureRule):
     summary = "an eval case expects a tool the tool set does not have"
 
     def check(self, fixture: EvalFixture, context: LintContext) -> Iterable[Finding]:
+        if fixture.tools is None:
+            yield Finding(
+                f"no tool definitions are linked to the fixture {fixture.path}, so its expected arguments are not "
+                f'checked (SL812): link them in the config, `fixtures = {{"{fixture.path}" = "<tool file>"}}`',
+                fixture.cases_pointer,
+                key=True,
+                severity=Severity.INFO,
+            )
         defined = {tool.name for tool in fixture.tools} if fixture.tools is not None else None
         listed = {name for name, _ in fixture.listed} if fixture.listed is not None else None
         if defined is not None and fixture.listed is not None:

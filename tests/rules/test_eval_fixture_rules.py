@@ -14,6 +14,7 @@ from schemalint.dialects.evals import detect_fixture
 from schemalint.engine import LintOptions, lint
 from schemalint.loaders import LoadError
 from schemalint.loaders.jsonyaml import load_jsonl
+from schemalint.model import Severity
 
 TOOLS = [
     {
@@ -159,10 +160,18 @@ def test_bad_fixtures_config_names_the_key(repo: Path) -> None:
         load_config(write(repo / ".schemalint.toml", "fixtures = 3\n"))
 
 
-def test_an_unlinked_fixture_gets_only_the_coverage_check(repo: Path) -> None:
-    cases = [{"input": "x", "expect": {"tool": "frobnicate"}}]
-    fixture = write(repo / "evals" / "f.json", {"cases": cases})
-    assert codes(run([fixture])) == ["SL814"]
+def test_an_unlinked_fixture_gets_only_the_coverage_check_and_a_note_saying_so(repo: Path) -> None:
+    cases = [{"input": "x", "expect": {"tool": "get_invoice", "args": {"invoice_number": 42}}}]
+    fixture = write(repo / "evals" / "f.json", {"tools": ["get_invoice"], "cases": cases})
+    found = run([fixture])
+    assert codes(found) == ["SL811", "SL814"]
+    [note] = [d for d in found if d.code == "SL811"]
+    assert note.severity is Severity.INFO and (note.span.line, note.span.column) == (5, 3)  # at "cases"
+    assert "evals/f.json" in note.message and "SL812" in note.message and "`fixtures = {" in note.message
+    # linked, by the run or by config: the arguments are checked and there is no note
+    assert codes(run([repo / "tools", fixture])) == ["SL812", "SL814"]
+    config = write(repo / ".schemalint.toml", '[fixtures]\n"evals/f.json" = "tools/billing.json"\n')
+    assert codes(run([fixture], config)) == ["SL812", "SL814"]
 
 
 def test_json_lines_not_linked_are_not_walked(repo: Path) -> None:
