@@ -115,3 +115,9 @@ def test_options_section_shows_type_default_and_docstring() -> None:
     assert "- `vague-words` (list of str): Words that say nothing" in docs
     sl208 = rules_by_code()["SL208"].docs()
     assert "- `max-length` (int, default none):" in sl208 and "`max-description-length`" in sl208
+
+
+@pytest.mark.parametrize("rule", all_rules(), ids=lambda rule: rule.code)
+def test_docs_cite_no_path_outside_the_project(rule: type[Rule]) -> None:
+    """A user reads these docs without the team's files beside the project: cite public sources."""
+    assert not re.findall(r"(?:\.\.|/work)/shared/", rule.docs())

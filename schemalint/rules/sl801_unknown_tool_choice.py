@@ -41,9 +41,11 @@ class UnknownToolChoice(RequestRule):
     `input`, `contents`, `tool_choice`, ...).
 
     ## Sources
-    The guide (Q9) names `tool_choice` with a function, Anthropic's `{type: "tool", name}` and
-    Gemini's function-calling `mode`; `../shared/PROVIDERS.md` lists none of them. `allowed_tools`
-    and `allowedFunctionNames` are read as the OpenAI and Gemini API references spell them.
+    OpenAI's `tool_choice` with a function and `allowed_tools`
+    (https://platform.openai.com/docs/guides/function-calling), Anthropic's `{type: "tool", name}`
+    (https://platform.claude.com/docs/en/agents-and-tools/tool-use/overview) and Gemini's
+    function-calling `mode` with `allowedFunctionNames`
+    (https://ai.google.dev/gemini-api/docs/function-calling), spelled as those references spell them.
 
     ## Fix safety
     No automatic fix: which tool was meant is for the author to say.

@@ -49,9 +49,10 @@ class ParallelUnsafeWrites(RequestRule):
     ## Trade-off
     Gemini has no switch for parallel calls in the request, so Gemini bodies are not flagged (make
     the tool idempotent instead). The defaults come from the OpenAI API reference
-    (`parallel_tool_calls`, default true) and the Anthropic SDKs' `disable_parallel_tool_use`
-    (default false); `../shared/PROVIDERS.md` does not list them. A request whose tool choice is
-    "none" is left alone.
+    (`parallel_tool_calls`, default true; https://platform.openai.com/docs/guides/function-calling)
+    and the Anthropic SDKs' `disable_parallel_tool_use` (default false;
+    https://platform.claude.com/docs/en/agents-and-tools/tool-use/overview). A request whose tool
+    choice is "none" is left alone.
 
     ## Fix safety
     No automatic fix: turning parallel calls off slows down the read-only calls too.

@@ -16,8 +16,9 @@ class AllToolsDeferred(RequestRule):
     ## Why is this bad?
     Deferred tools are not in the model's initial context: the model reaches them only through a
     tool it can already see, normally the search tool. With everything deferred it has no entry
-    point, and Anthropic refuses the request ("All tools have defer_loading set...", per
-    `../shared/PROVIDERS.md`, which also says the search tool itself must never be deferred).
+    point, and Anthropic refuses the request ("All tools have defer_loading set..."); its tool
+    search documentation also says the search tool itself must never be deferred
+    (https://platform.claude.com/docs/en/agents-and-tools/tool-use/tool-search-tool).
 
     ## Example
     ```json
@@ -30,7 +31,7 @@ class AllToolsDeferred(RequestRule):
     ```
 
     ## Trade-off
-    `deferLoading` (the guide's spelling) is read as `defer_loading`.
+    `deferLoading` (the Responses API reference's spelling) is read as `defer_loading`.
 
     ## Fix safety
     No automatic fix.
