@@ -708,7 +708,7 @@ def init(directory: Path, preset: str | None, baseline: bool, force: bool) -> No
     except init_project.InitError as error:
         _fail(str(error))
     click.echo("\npre-commit: add to .pre-commit-config.yaml\n")
-    click.echo(init_project.precommit_snippet(baseline))
+    click.echo(init_project.precommit_snippet(baseline, found.is_git))
     click.echo("GitHub Actions: .github/workflows/schemalint.yml (the action in this repository, action.yml)\n")
     click.echo(init_project.github_snippet(found, baseline))
     flag = f" --baseline {init_project.BASELINE_FILE}" if baseline else ""

@@ -242,15 +242,21 @@ def ci_paths(found: Survey) -> list[str]:
     return tops if 0 < len(tops) <= _MAX_CI_PATHS else ["."]
 
 
-def precommit_snippet(baseline: bool) -> str:
+def precommit_snippet(baseline: bool, is_git: bool) -> str:
+    """The hooks to add; `schemalint-breaking` compares with git's HEAD, so only in a git repository."""
     args = f"\n        args: [--baseline, {BASELINE_FILE}]" if baseline else ""
+    breaking = (
+        "      - id: schemalint-breaking\n"
+        if is_git
+        else "      # no schemalint-breaking: it compares with git's HEAD, and this folder is not a git repository\n"
+    )
     return (
         "repos:\n"
         "  - repo: https://github.com/schemalint/schemalint\n"
         f"    rev: v{__version__}\n"
         "    hooks:\n"
         f"      - id: schemalint{args}\n"
-        "      - id: schemalint-breaking\n"
+        f"{breaking}"
     )
 
 

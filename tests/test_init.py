@@ -193,6 +193,15 @@ def test_outside_git_the_folder_is_the_root(tmp_path: Path, monkeypatch: pytest.
     code, out = run("init", str(tmp_path / "plain"))
     assert code == 0, out
     assert "folder (not a git repository)" in out and (tmp_path / "plain" / ".schemalint.toml").is_file()
+    # the breaking-change hook diffs against HEAD: left out, and the snippet says why
+    assert hook_ids(out) == {"schemalint"}
+    assert "no schemalint-breaking: it compares with git's HEAD" in out
+
+
+def hook_ids(out: str) -> set[str]:
+    """The ids of the hooks in the pre-commit snippet `init` printed."""
+    snippet = out.partition("pre-commit: add to .pre-commit-config.yaml\n\n")[2].partition("GitHub Actions:")[0]
+    return {hook["id"] for hook in yaml.safe_load(snippet)["repos"][0]["hooks"]}
 
 
 def test_snippets_name_real_hooks_and_action_inputs(repo: Path) -> None:
@@ -200,12 +209,9 @@ def test_snippets_name_real_hooks_and_action_inputs(repo: Path) -> None:
     write(repo / "server.py", MCP_SERVER)
     code, out = run("init", "--baseline")
     assert code == 0, out
-    _, _, after = out.partition("pre-commit: add to .pre-commit-config.yaml\n\n")
-    precommit_text, _, rest = after.partition("GitHub Actions:")
-    workflow_text = rest.partition("\n\n")[2].partition("\nNext:")[0]
+    workflow_text = out.partition("GitHub Actions:")[2].partition("\n\n")[2].partition("\nNext:")[0]
     hooks = {hook["id"] for hook in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))}
-    precommit = yaml.safe_load(precommit_text)
-    assert {hook["id"] for hook in precommit["repos"][0]["hooks"]} <= hooks
+    assert hook_ids(out) == {"schemalint", "schemalint-breaking"} <= hooks
     action_inputs = set(yaml.safe_load((REPO / "action.yml").read_text(encoding="utf-8"))["inputs"])
     workflow = yaml.safe_load(workflow_text)
     step = next(s for s in workflow["jobs"]["schemalint"]["steps"] if s["uses"].startswith("schemalint/"))
