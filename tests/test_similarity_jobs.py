@@ -40,6 +40,12 @@ def _factor(a: str, b: str, text_a: str = "", text_b: str = "", params_a: str = 
         ("undo_change", "redo_change", "opposite actions"),
         ("manage_team_members", "manage_team", "different objects"),
         ("drop_index", "manage_index_settings", "different objects"),
+        ("create_invoice_draft", "send_invoice", "a draft against the action itself"),
+        ("draft_post", "publish_post", "a draft against the action itself"),
+        ("preview_migration", "run_migration", "a draft against the action itself"),
+        ("simulate_payment", "make_payment", "a draft against the action itself"),
+        ("create_row", "create_sheet", "different objects"),  # a general noun is the object when alone
+        ("add_item", "add_folder", "different objects"),
     ],
 )
 def test_each_signal_separates_jobs(a: str, b: str, reason: str) -> None:
@@ -76,6 +82,9 @@ def test_paging_parameters_separate_a_list_from_a_single_read() -> None:
         ("add_contact", "create_contact"),  # verbs that are synonyms
         ("fetch_forecast", "get_forecast"),
         ("get_my_orders", "search_orders"),  # a plural read filtered by qualifiers is a search too
+        ("add_email_draft", "create_email_draft"),  # two drafts: the same job
+        ("get_draft", "fetch_draft"),
+        ("add_record", "insert_record"),  # a general noun on both sides is the same object
     ],
 )
 def test_nothing_separates_truly_overlapping_tools(a: str, b: str) -> None:
@@ -110,6 +119,19 @@ def test_same_server_siblings_are_not_reported_but_a_real_duplicate_is(tmp_path)
     settings = {"embedding-backend": "static", "cache-dir": str(tmp_path)}
     result = similar_pairs(tools, settings, threshold=0.5, top_k=5)
     assert [(tools[a][0], tools[b][0]) for a, b, _ in result.pairs] == [("create_playlist", "make_playlist")]
+
+
+def test_a_draft_is_not_the_action_but_two_senders_are_confusable(tmp_path) -> None:
+    tools = [
+        _tool("create_reply_draft", "Write a reply to a message and keep it as a draft in the mailbox."),
+        _tool("reply_to_message", "Write a reply to a message and send it from the mailbox."),
+        _tool("answer_message", "Write a reply to a message and send it from the mailbox right away."),
+        _tool("create_folder", "Create a mail folder in the mailbox."),
+        _tool("delete_message", "Delete a message from the mailbox."),
+    ]
+    settings = {"embedding-backend": "static", "cache-dir": str(tmp_path)}
+    result = similar_pairs(tools, settings, threshold=0.5, top_k=5)
+    assert [(tools[a][0], tools[b][0]) for a, b, _ in result.pairs] == [("reply_to_message", "answer_message")]
 
 
 def test_centring_gives_the_same_bits_for_rows_and_matrices() -> None:

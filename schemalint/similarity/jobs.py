@@ -17,6 +17,8 @@ separating signal it finds (`job_factor`, in (0, 1]; 1 when nothing separates th
   (`purchase_orders` / `sales_orders`, `get_issue` / `get_issue_comments`, `add_issue_reaction`
   / `add_comment_reaction`);
 - other objects named apart under the same verb (`create_branch` / `create_repository`);
+- a draft against the action: one name prepares or tries out the action (`draft`, `preview`,
+  `simulate`), the other does it (`create_reply_draft` / `reply_message`);
 - paging: one tool pages through results (`page`, `cursor`, `offset`), the other does not;
 - inputs: names that share an object word, and required parameters that share no name.
 """
@@ -38,6 +40,7 @@ LIST_VS_SEARCH = 0.8
 OTHER_ACTION = 0.45
 OTHER_OBJECT = 0.45
 PAGED_VS_NOT = 0.45
+DRAFT_VS_ACTION = 0.3
 DISJOINT_INPUTS = 0.6
 
 #: word pairs that flip a name's meaning without being verbs of their own
@@ -78,6 +81,10 @@ _NEUTRAL_WORDS = frozenset(
     # qualifiers of time and ownership narrow a request without naming another object
     "my own open current latest recent today todays now".split()
 )
+#: a name's general nouns: not another object beside a specific one, but the object of a name that has no other
+_GENERAL_NOUNS = frozenset("record item entry resource".split())
+#: words that make a tool prepare or try out an action instead of doing it (`create_reply_draft` / `reply`)
+_DRAFT_WORDS = frozenset("draft preview dryrun simulate".split())
 #: parameter names that page through many results
 _PAGING = frozenset("page per_page page_size cursor offset page_token next_token next_page_token".split())
 _MANY_TEXT = re.compile(
@@ -119,6 +126,8 @@ def name_shape(name: str) -> NameShape:
     slot = 0 if raw and raw[0] in VERBS else len(raw) - 1 if len(raw) > 1 and raw[-1] in VERBS else None
     verbs = (raw[slot],) if slot is not None else ()
     objects = tuple(s for position, s in enumerate(words) if position != slot and s not in _NEUTRAL_WORDS)
+    if not objects:  # `create_record` acts on records, not on nothing
+        objects = tuple(s for position, s in enumerate(words) if position != slot and s in _GENERAL_NOUNS)
     return NameShape(words, plural, verbs, objects)
 
 
@@ -207,6 +216,9 @@ def job_factor(
     elif not umbrella and objects_a and objects_b and not shared and a.verbs and a.verbs == b.verbs:
         # the same verb on objects named apart: the object is what the author set apart
         found.append(Separation(OTHER_OBJECT, "different objects"))
+    if bool(_DRAFT_WORDS & set(a.words)) != bool(_DRAFT_WORDS & set(b.words)):
+        # one prepares the action for review, the other does it: the name says which
+        found.append(Separation(DRAFT_VS_ACTION, "a draft against the action itself"))
     if _paged(parameters_a) != _paged(parameters_b):
         found.append(Separation(PAGED_VS_NOT, "a paged list against a single result"))
     if shared and required_a and required_b and not required_a & required_b:
