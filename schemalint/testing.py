@@ -14,7 +14,7 @@ from schemalint.targets import resolve_targets
 def make_tool(
     definition: Mapping[str, Any], index: int = 0, dialect: Dialect = Dialect.GENERIC, path: str = "<test>"
 ) -> Tool:
-    """A Tool from `{name, description, parameters, strict?, annotations?, outputSchema?}`."""
+    """A Tool from `{name, description, parameters, strict?, annotations?, outputSchema?, title?}`."""
     pointer = f"/{index}"
     return Tool(
         name=definition.get("name"),
@@ -31,6 +31,7 @@ def make_tool(
         annotations=definition.get("annotations"),
         annotations_pointer=f"{pointer}/annotations" if "annotations" in definition else None,
         strict=definition.get("strict"),
+        title=definition.get("title"),
         index=index,
     )
 

@@ -365,3 +365,30 @@ def test_code_examples_and_shared_lines_are_not_embedded() -> None:
         "list run artifacts: List the files a run produced.",
         "cancel run: Cancel a run that is still going.",
     ]
+
+
+def _titled(name: str, title: str, description: str) -> dict:
+    return {"name": name, "title": title, "description": description, "parameters": {"type": "object"}}
+
+
+@pytest.mark.parametrize(
+    "reference",
+    [
+        "call the 'Get Package Info' tool first",
+        'use "get package info" for the license',
+        "see the Get Package Info tool",
+    ],
+)
+def test_a_description_that_names_its_sibling_by_title_draws_the_line(reference: str, tmp_path: Path) -> None:
+    """Naming the sibling tells the model how the two jobs relate, by name or by title alike."""
+    text = "Look up a package by name and return its version, license and docs"
+    tools = [
+        _titled("get_package_info", "Get Package Info", f"{text}."),
+        _titled("fetch_package_details", "Fetch Package Details", f"{text} summary."),
+    ]
+    assert run_rule(SimilarDescriptions(), tools, settings=_settings("static", tmp_path))
+    tools[1]["description"] = f"{text} summary; {reference}."
+    assert run_rule(SimilarDescriptions(), tools, settings=_settings("static", tmp_path)) == []
+    # the title's words in plain prose, neither quoted nor called a tool, are no reference
+    tools[1]["description"] = f"{text} summary: get package info in one call."
+    assert run_rule(SimilarDescriptions(), tools, settings=_settings("static", tmp_path))

@@ -38,12 +38,14 @@ class SimilarDescriptions(ToolSetRule):
     - action: 1 for the same kind of action (two reads, two creates), lower for different kinds
       (a read against a write), 0.1 for opposite actions (lock/unlock, approve/reject, 冻结/解冻);
     - boundary: 0.15 when a description names its sibling ("for past dates use
-      get_weather_history"), 0.55 when it has exclusion text ("do not use for", "只用于");
+      get_weather_history"), by its name or by its title (quoted, or followed by "tool"), 0.55
+      when it has exclusion text ("do not use for", "只用于");
     - job: what separates the jobs in the names and inputs (0.1 opposite words such as
       encode/decode or in/out, 0.15 an inverse lookup such as team_projects/project_teams, 0.3-0.6
       one against many, 0.35 one item against a list (`get_x`/`list_x`), 0.45 another action on the
       same object (`create_view`/`update_view`, not synonyms such as add/create), another object, or
-      a paged list against a single result, 0.6 disjoint required inputs); `data.separation` names it.
+      a paged list against a single result, 0.3 a draft or preview against the action itself
+      (`create_reply_draft`/`reply_message`), 0.6 disjoint required inputs); `data.separation` names it.
 
     Embeddings come from the backend chosen by the global setting `embedding-backend`
     (`static`, the default, or `sentence-transformers`, used only when named; `auto` is a deprecated
@@ -57,13 +59,19 @@ class SimilarDescriptions(ToolSetRule):
 
     ## Example
     ```json
-    [{"name": "get_current_weather", "description": "Get the current weather for a city."},
-     {"name": "fetch_local_conditions", "description": "Returns what it is like outside right now at a place."}]
+    [{"name": "get_current_weather", "description": "Get the current weather for a city: temperature, wind and rain."},
+     {"name": "get_weather_now", "description": "Returns the weather right now in a city: temperature, wind and rain."}]
     ```
 
     ## Use instead
-    Merge the two tools, or draw the line in both descriptions: say when to use each and name the
-    other ("Current conditions only; for forecasts use get_forecast").
+    Merge the two tools, or give each its own job and draw the line in both descriptions: say when
+    to use each and name the other.
+    ```json
+    [{"name": "get_current_weather",
+      "description": "Get the current weather for a city: temperature, wind and rain. For the days ahead use get_forecast."},
+     {"name": "get_forecast",
+      "description": "Returns the weather forecast for the next days in a city. For right now use get_current_weather."}]
+    ```
 
     ## Trade-off
     Measured on labelled pairs (paraphrases and overlapping scopes against opposite actions, bounded
@@ -91,9 +99,10 @@ class SimilarDescriptions(ToolSetRule):
             context.settings,
             threshold=self.options.threshold,
             top_k=None if self.options.threshold <= 0 else self.options.max_pairs_per_tool,
+            titles=[t.title for t in tools],
         )
         names = [t.display_name for t in tools]  # once per tool: a tool can be in many pairs
-        views = [tool_view(t.name, t.description, t.parameters) for t in tools]
+        views = [tool_view(t.name, t.description, t.parameters, t.title) for t in tools]
         for first, second, score in result.pairs:
             earlier, later = tools[first], tools[second]
             data = {

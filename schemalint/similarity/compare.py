@@ -74,12 +74,18 @@ def similar_pairs(
     settings: Mapping[str, Any],
     threshold: float,
     top_k: int | None,
+    titles: Sequence[str | None] = (),
 ) -> SimilarityResult:
-    """Pairs of `(name, description, parameters)` items whose final score reaches `threshold`."""
+    """Pairs of `(name, description, parameters)` items whose final score reaches `threshold`;
+    `titles`, when given, holds each item's title (a description may name a sibling by it)."""
     if len(items) < 2:
         return SimilarityResult()
     resolved = resolve_backend(settings)
-    views = [tool_view(name, description, parameters) for name, description, parameters in items]
+    named = titles or [None] * len(items)
+    views = [
+        tool_view(name, description, parameters, title)
+        for (name, description, parameters), title in zip(items, named, strict=True)
+    ]
     common = common_sentences(views)
     texts = [v.embedding_text(common) for v in views]
     mixed = len({v.is_cjk for v in views}) == 2

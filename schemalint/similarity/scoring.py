@@ -88,12 +88,19 @@ class ToolView:
         "parameter_names",
         "required",
         "sentences",
+        "title",
     )
 
     def __init__(
-        self, name: str, description: str, parameter_names: frozenset[str], required: frozenset[str] = frozenset()
+        self,
+        name: str,
+        description: str,
+        parameter_names: frozenset[str],
+        required: frozenset[str] = frozenset(),
+        title: str = "",
     ) -> None:
         self.name = name
+        self.title = title
         self.description = description
         self.parameter_names = parameter_names
         self.required = required
@@ -156,8 +163,8 @@ def common_sentences(views: Sequence[ToolView]) -> frozenset[str]:
     return frozenset(key for key, count in counts.items() if count >= COMMON_SENTENCE_TOOLS)
 
 
-def tool_view(name: str | None, description: str | None, parameters: Any) -> ToolView:
-    return ToolView(name or "", description or "", parameter_names(parameters), required_names(parameters))
+def tool_view(name: str | None, description: str | None, parameters: Any, title: str | None = None) -> ToolView:
+    return ToolView(name or "", description or "", parameter_names(parameters), required_names(parameters), title or "")
 
 
 def scale_for(backend: str, centring: float = 0.0) -> Scale:
@@ -177,8 +184,25 @@ def _mentions(view: ToolView, name: str) -> bool:
     return len(name) >= 3 and name in view.description and name in view.identifiers
 
 
+#: a title of two or more words is a reference to that tool when quoted, or followed by "tool" / "function"
+_TITLE_REFERENCE = r"(?:['\"`‘“]\s*{title}\s*['\"`’”]|\b{title}\s+(?:tool|function|endpoint)\b)"
+
+
+def _mentions_title(view: ToolView, title: str) -> bool:
+    """Whether the description refers to a tool by its title ("call 'Resolve Library ID' first")."""
+    if len(title.split()) < 2 or title.lower() not in view.description.lower():
+        return False
+    pattern = _TITLE_REFERENCE.format(title=re.escape(title))
+    return re.search(pattern, view.description, re.IGNORECASE) is not None
+
+
+def names_sibling(a: ToolView, b: ToolView) -> bool:
+    """Whether either description names the other tool, by its name or by its title."""
+    return _mentions(a, b.name) or _mentions(b, a.name) or _mentions_title(a, b.title) or _mentions_title(b, a.title)
+
+
 def boundary_factor(a: ToolView, b: ToolView) -> float:
-    if _mentions(a, b.name) or _mentions(b, a.name):
+    if names_sibling(a, b):
         return NAMES_SIBLING
     if a.has_exclusion or b.has_exclusion:
         return HAS_EXCLUSION
