@@ -102,36 +102,43 @@ def _tool(name: str, description: str) -> tuple[str, str, dict]:
     return (name, description, {"type": "object", "properties": {"id": {"type": "string"}}})
 
 
-def test_same_server_siblings_are_not_reported_but_a_real_duplicate_is(tmp_path) -> None:
-    """A 10-tool invented server in one vocabulary: only the two tools that do the same job pair up."""
-    tools = [
-        _tool("create_playlist", "Create a new playlist in the user's music library."),
-        _tool("delete_playlist", "Delete a playlist from the user's music library."),
-        _tool("get_playlist", "Get one playlist of the user's music library by its id."),
-        _tool("list_playlists", "List the playlists of the user's music library, page by page."),
-        _tool("add_track_to_playlist", "Add a track to a playlist of the user's music library."),
-        _tool("remove_track_from_playlist", "Remove a track from a playlist of the user's music library."),
-        _tool("get_track", "Get one track of the user's music library by its id."),
-        _tool("follow_artist", "Follow an artist from the user's music library."),
-        _tool("unfollow_artist", "Unfollow an artist from the user's music library."),
-        _tool("make_playlist", "Make a new playlist in the user's music library."),
-    ]
-    settings = {"embedding-backend": "static", "cache-dir": str(tmp_path)}
-    result = similar_pairs(tools, settings, threshold=0.5, top_k=5)
-    assert [(tools[a][0], tools[b][0]) for a, b, _ in result.pairs] == [("create_playlist", "make_playlist")]
+#: invented servers in one vocabulary each, and the one pair of them that does the same job
+SERVERS = {
+    "music": (
+        [
+            _tool("create_playlist", "Create a new playlist in the user's music library."),
+            _tool("delete_playlist", "Delete a playlist from the user's music library."),
+            _tool("get_playlist", "Get one playlist of the user's music library by its id."),
+            _tool("list_playlists", "List the playlists of the user's music library, page by page."),
+            _tool("add_track_to_playlist", "Add a track to a playlist of the user's music library."),
+            _tool("remove_track_from_playlist", "Remove a track from a playlist of the user's music library."),
+            _tool("get_track", "Get one track of the user's music library by its id."),
+            _tool("follow_artist", "Follow an artist from the user's music library."),
+            _tool("unfollow_artist", "Unfollow an artist from the user's music library."),
+            _tool("make_playlist", "Make a new playlist in the user's music library."),
+        ],
+        ("create_playlist", "make_playlist"),
+    ),
+    # a draft is not the sent reply, but two tools that send it are
+    "mail": (
+        [
+            _tool("create_reply_draft", "Write a reply to a message and keep it as a draft in the mailbox."),
+            _tool("reply_to_message", "Write a reply to a message and send it from the mailbox."),
+            _tool("answer_message", "Write a reply to a message and send it from the mailbox right away."),
+            _tool("create_folder", "Create a mail folder in the mailbox."),
+            _tool("delete_message", "Delete a message from the mailbox."),
+        ],
+        ("reply_to_message", "answer_message"),
+    ),
+}
 
 
-def test_a_draft_is_not_the_action_but_two_senders_are_confusable(tmp_path) -> None:
-    tools = [
-        _tool("create_reply_draft", "Write a reply to a message and keep it as a draft in the mailbox."),
-        _tool("reply_to_message", "Write a reply to a message and send it from the mailbox."),
-        _tool("answer_message", "Write a reply to a message and send it from the mailbox right away."),
-        _tool("create_folder", "Create a mail folder in the mailbox."),
-        _tool("delete_message", "Delete a message from the mailbox."),
-    ]
+@pytest.mark.parametrize("server", SERVERS)
+def test_same_server_siblings_are_not_reported_but_a_real_duplicate_is(server: str, tmp_path) -> None:
+    tools, duplicate = SERVERS[server]
     settings = {"embedding-backend": "static", "cache-dir": str(tmp_path)}
     result = similar_pairs(tools, settings, threshold=0.5, top_k=5)
-    assert [(tools[a][0], tools[b][0]) for a, b, _ in result.pairs] == [("reply_to_message", "answer_message")]
+    assert [(tools[a][0], tools[b][0]) for a, b, _ in result.pairs] == [duplicate]
 
 
 def test_centring_gives_the_same_bits_for_rows_and_matrices() -> None:
