@@ -331,6 +331,26 @@ def test_the_caret_of_a_cut_long_line_underlines_the_whole_token(padding: int) -
     assert shown[start : len(caret)] == '"lookup_order"'
 
 
+def test_a_long_line_is_cut_before_its_stand_ins_are_made(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Minified JSON is one line, shown once per finding: only the part shown is processed."""
+    from schemalint.loaders.jsonyaml import load_json
+    from schemalint.reporters import text
+
+    # tabs (JSON whitespace, shown as spaces) on both sides of each cut
+    tools = ",\t".join(f'{{"pad":\t"{"x" * (i % 7)}",\t"name": "tool_{i}"}}' for i in range(200))
+    document = load_json('{"tools": [' + tools + "]}", "f.json")
+    spans = [document.positions.locate(f"/tools/{i}/name") for i in range(200)]
+    diagnostics = [Diagnostic("SL101", "s", Severity.INFO, "m", "f.json", span, "") for span in spans]
+    lengths: list[int] = []
+    stand_ins = text.printable_excerpt
+    monkeypatch.setattr(text, "printable_excerpt", lambda line: lengths.append(len(line)) or stand_ins(line))
+    rendered = text.render(diagnostics, {"f.json": document}).splitlines()
+    assert len(lengths) == 200 and max(lengths) <= text._MAX_EXCERPT
+    for i, (shown, caret) in enumerate(zip(rendered[1::3], rendered[2::3], strict=True)):
+        assert "\t" not in shown
+        assert shown[caret.index("^") : len(caret)] == f'"tool_{i}"'
+
+
 @pytest.mark.parametrize("output_format", ["json", "sarif", "gitlab"])
 def test_a_report_written_as_bytes_is_the_text_render_gives(project: Path, output_format: str) -> None:
     from schemalint.engine import LintOptions, lint

@@ -18,19 +18,27 @@ _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
 _MAX_EXCERPT = 160
 
 
+def _shown(source: str) -> str:
+    """Source text as the excerpt shows it: a tab as a space, a control character as its stand-in."""
+    return printable_excerpt(source.replace("\t", " "))
+
+
 def _excerpt(lines: list[str], diagnostic: Diagnostic, color: bool) -> list[str]:
     """The finding's line (`lines` as split at line feeds, each with its CR if any) and a caret under it."""
     line_no = diagnostic.span.line
     if not 1 <= line_no <= len(lines):
         return []
-    line = printable_excerpt(lines[line_no - 1].rstrip("\r").replace("\t", " "))
+    line = lines[line_no - 1].rstrip("\r")
     start = max(diagnostic.span.column - 1, 0)
     shift = 0  # columns cut from the start of the line, less the ellipsis that stands for them
     if len(line) > _MAX_EXCERPT:  # keep the caret in view on minified JSON
         offset = max(0, min(start - 40, len(line) - _MAX_EXCERPT))
-        line = ("…" if offset else "") + line[offset : offset + _MAX_EXCERPT] + "…"
+        # cut before the stand-ins (one column each): a minified file is one line, shown once per finding
+        line = ("…" if offset else "") + _shown(line[offset : offset + _MAX_EXCERPT]) + "…"
         shift = offset - 1 if offset else 0
         start -= shift
+    else:
+        line = _shown(line)
     end = diagnostic.span.end_column - 1 - shift if diagnostic.span.end_line == line_no else len(line)
     width = max(1, min(end, len(line)) - start)
     gutter = f"{line_no:>5} | "
