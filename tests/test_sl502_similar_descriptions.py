@@ -126,6 +126,10 @@ def test_action_extraction() -> None:
         are_opposite("follow", "unfollow") and are_opposite("订阅", "取消订阅") and are_opposite("encrypt", "decrypt")
     )
     assert not are_opposite("get", "fetch")
+    # reasoning to oneself is not a look-up: a notes-to-self tool is not a search tool
+    assert tool_action("think", "Think about the results so far.").kind == "compute"
+    assert tool_action("scratchpad", "Reflect on what was found and plan the next step.").kind == "compute"
+    assert tool_action("search_web", "Search the web for a question.").kind == "read"
 
 
 def _eval_module():

@@ -63,7 +63,7 @@ _EN_VERBS: dict[str, tuple[str, ...]] = {
     COMPUTE: _words(
         "calculate compute convert translate estimate quote predict forecast analyze analyse classify detect "
         "extract parse format render transcribe summarise_text geocode resolve evaluate score compare measure "
-        "exchange"
+        "exchange think reflect reason ponder brainstorm"
     ),
     MANAGE: _words("manage control handle administer operate maintain"),
 }
