@@ -68,6 +68,25 @@ def test_one_against_many_is_stronger_when_the_texts_say_so() -> None:
     assert stated.factor < quiet.factor < 1.0
 
 
+@pytest.mark.parametrize(
+    ("a", "required_a", "b", "required_b", "separated"),
+    [
+        ("write_post", "text", "boost", "post_id", True),
+        ("share_photo", "image_url caption", "reshare", "photoId", True),
+        ("compose_note", "body", "star", "note_id", True),
+        ("get_user", "user_id", "fetch_member", "member_id", False),  # both by id
+        ("post_message", "text channel", "send_chat", "content room", False),  # both take content
+    ],
+)
+def test_an_id_only_tool_acts_on_what_exists(a: str, required_a: str, b: str, required_b: str, separated: bool) -> None:
+    def reason(x: str, rx: str, y: str, ry: str) -> str:
+        needs_x, needs_y = frozenset(rx.split()), frozenset(ry.split())
+        return job_factor(x, "", needs_x, needs_x, y, "", needs_y, needs_y).reason
+
+    found = {reason(a, required_a, b, required_b), reason(b, required_b, a, required_a)}
+    assert (found == {"a new item against an existing one"}) is separated
+
+
 def test_paging_parameters_separate_a_list_from_a_single_read() -> None:
     assert _factor("pipeline_runs", "pipeline_run_detail", params_a="cursor project", params_b="run_id") != ""
 

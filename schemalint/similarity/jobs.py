@@ -19,6 +19,8 @@ separating signal it finds (`job_factor`, in (0, 1]; 1 when nothing separates th
 - other objects named apart under the same verb (`create_branch` / `create_repository`);
 - a draft against the action: one name prepares or tries out the action (`draft`, `preview`,
   `simulate`), the other does it (`create_reply_draft` / `reply_message`);
+- a new item against an existing one: one tool requires only ids, the other requires content
+  (`post_tweet(text)` / `retweet(tweet_id)`);
 - paging: one tool pages through results (`page`, `cursor`, `offset`), the other does not;
 - inputs: names that share an object word, and required parameters that share no name.
 """
@@ -41,6 +43,7 @@ OTHER_ACTION = 0.45
 OTHER_OBJECT = 0.45
 PAGED_VS_NOT = 0.45
 DRAFT_VS_ACTION = 0.3
+NEW_VS_EXISTING = 0.7
 DISJOINT_INPUTS = 0.6
 
 #: word pairs that flip a name's meaning without being verbs of their own
@@ -219,12 +222,20 @@ def job_factor(
     if bool(_DRAFT_WORDS & set(a.words)) != bool(_DRAFT_WORDS & set(b.words)):
         # one prepares the action for review, the other does it: the name says which
         found.append(Separation(DRAFT_VS_ACTION, "a draft against the action itself"))
+    if required_a and required_b and _by_id(required_a) != _by_id(required_b):
+        # one needs only the id of something that exists, the other the content of something new
+        found.append(Separation(NEW_VS_EXISTING, "a new item against an existing one"))
     if _paged(parameters_a) != _paged(parameters_b):
         found.append(Separation(PAGED_VS_NOT, "a paged list against a single result"))
     if shared and required_a and required_b and not required_a & required_b:
         # one vocabulary, deliberately different inputs (strangers' paraphrases differ in names anyway)
         found.append(Separation(DISJOINT_INPUTS, "different required inputs"))
     return min(found, key=lambda separation: separation.factor)
+
+
+def _by_id(required: frozenset[str]) -> bool:
+    """Whether every required input is an identifier: the tool acts on something that exists."""
+    return all(identifier_words(name)[-1:] in (("id",), ("ids",)) for name in required)
 
 
 def _paged(parameters: frozenset[str]) -> bool:
