@@ -266,8 +266,7 @@ def default_jobs() -> int:
     right now (Linux: the runnable tasks in /proc/loadavg), and at least 1.
 
     A busy machine is shared between sessions or containers (autogroups, cgroups), not between
-    processes, so workers on a loaded machine buy no CPU, only their own overhead: on 2 cores with
-    a load of 7, 10,000 tools took more CPU and longer with 2 processes than with 1.
+    processes, so workers on a loaded machine buy no CPU, only their own overhead.
     """
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     try:

@@ -52,7 +52,7 @@ def rule_options(cls: type[_Options]) -> type[_Options]:
     it is lighter than a plain `@dataclass(frozen=True)`, because every run imports every rule module
     and Python writes and compiles the source of each generated method: no `__setattr__`/`__delattr__`
     guards, no `__eq__`/`__hash__` (options are never compared), and a class docstring of its own (the
-    one dataclass writes is built with `inspect.signature`). Together 8% of the work of a 10-tool run.
+    one dataclass writes is built with `inspect.signature`).
     """
     if not cls.__doc__:
         cls.__doc__ = f"The options of {cls.__module__.rpartition('.')[2]}."

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from schemalint.similarity.pairs import Vectors
 
-try:  # the interpreter's own sha256: importing hashlib loads OpenSSL first (~3 ms, 1-2% of a warm 10-tool run)
+try:  # the interpreter's own sha256: importing hashlib loads OpenSSL first, a cost every run would pay
     from _sha256 import sha256  # Python < 3.12
 except ImportError:
     try:

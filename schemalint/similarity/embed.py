@@ -25,18 +25,12 @@ if TYPE_CHECKING:
 
 #: more new texts than this show a progress bar (on a TTY only)
 PROGRESS_MIN_TEXTS = 300
-#: up to this many texts, vectors are rows of Python floats and the pairs are found without numpy.
-#: `benchmarks/bench_similarity.py --small-sets` measures the pair search alone (CPU ms, static vectors
-#: of generated tools, SL502's defaults, a loaded 2-core machine): pure Python (pairs.py: approximate
-#: cosines by big-integer arithmetic, exact ones for the few pairs left) 17 ms for 64 texts, 31 for
-#: 128, 120 for 256, against 160 for `import numpy` plus numpy's search. SL502's whole warm pair stage
-#: (compare.similar_pairs, fresh process, medians of 5), rows against numpy with its import: 39/133 ms
-#: for 100 texts, 100/141 for 200, 133/149 for 256, 168/160 for 300.
+#: up to this many texts, vectors are rows of Python floats and the pairs are found without numpy: below
+#: it, importing numpy costs more than the pure-Python search (pairs.py); `benchmarks/bench_similarity.py
+#: --small-sets` measures where the two cross.
 SMALL_SET_TEXTS = 256
 #: a run with more new texts than this encodes them with numpy, and finds the pairs with numpy too: the
-#: pure-Python encoding grows with the texts. A cold static run's encoding and pair search (CPU ms,
-#: loaded machine, medians of 5 processes, each with its imports): 113 pure Python against 209 with
-#: numpy for 64 texts, 190/230 for 128, 281/279 for 192, 353/281 for 256
+#: pure-Python encoding grows with the texts (the crossover is measured by the same benchmark).
 SMALL_ENCODE_TEXTS = 160
 _BATCH = 256
 

@@ -7,7 +7,7 @@ mapped to (key span, value span), so diagnostics can point at a parameter or a m
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import libcst as cst
@@ -96,13 +96,6 @@ class FieldSpec:
     required: bool
     key_span: Span
     value_span: Span
-    description_locked: bool = False  # the description came from Field(description=...)
-
-
-@dataclass
-class ObjectSchema:
-    schema: JSONSchema
-    spans: dict[str, SpanPair] = field(default_factory=dict)
 
 
 def field_title(name: str) -> str:
@@ -238,7 +231,6 @@ class SchemaBuilder:
             if key == "description":
                 if isinstance(value, str):
                     schema["description"] = value
-                    spec.description_locked = True
                 else:
                     self.assumptions.add(f"the description of `{spec.name}` is built at run time")
                 continue
