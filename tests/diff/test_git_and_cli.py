@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -214,6 +215,15 @@ def test_sarif_places_a_removed_tool_in_the_working_tree_file(repo: Path) -> Non
     assert location["region"] == {"startLine": 1}
     assert result["properties"]["ref"] == "HEAD" and result["properties"]["refLine"] > 1
     assert result["message"]["text"].endswith(f"(at HEAD:tools.json line {result['properties']['refLine']})")
+
+
+def test_gitlab_places_a_removed_tool_in_the_working_tree_file(repo: Path) -> None:
+    remove_last_tool(repo)
+    code, out = run("check", "--against", "HEAD", "--select", "SL9", "--output-format", "gitlab")
+    assert code == 1
+    [issue] = json.loads(out)
+    assert issue["location"] == {"path": "tools.json", "lines": {"begin": 1, "end": 1}}
+    assert re.search(r"\(at HEAD:tools\.json line ([2-9]|\d\d+)\)$", issue["description"])
 
 
 def require_assignee(tools: list[dict[str, object]]) -> list[dict[str, object]]:
