@@ -46,11 +46,14 @@ def json_report(value: Any) -> str | bytes:
     return written
 
 
-def decoded(render_encoded: Callable[[Sequence[Diagnostic], Mapping[str, Document], bool], str | bytes]) -> Reporter:
-    """The `render` (text) of a reporter whose `render_encoded` gives its report as text or as UTF-8 bytes."""
+def decoded(render_encoded: Callable[..., str | bytes]) -> Reporter:
+    """The `render` (text) of a reporter whose `render_encoded` gives its report as text or as UTF-8 bytes;
+    the format's own options (`docs_url`, `scores`) are passed on."""
 
-    def render(diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document], color: bool = False) -> str:
-        report = render_encoded(diagnostics, documents, color)
+    def render(
+        diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document], color: bool = False, **options: Any
+    ) -> str:
+        report = render_encoded(diagnostics, documents, color, **options)
         return report.decode() if isinstance(report, bytes) else report
 
     return render

@@ -11,7 +11,7 @@ from schemalint import __version__
 from schemalint.diagnostics import Diagnostic
 from schemalint.loaders import Document
 from schemalint.model import Severity
-from schemalint.reporters._json_text import json_report
+from schemalint.reporters._json_text import decoded, json_report
 
 if TYPE_CHECKING:
     from schemalint.score import Scores
@@ -43,11 +43,4 @@ def render_encoded(
     return json_report(summary)
 
 
-def render(
-    diagnostics: Sequence[Diagnostic],
-    documents: Mapping[str, Document],
-    color: bool = False,
-    scores: Scores | None = None,
-) -> str:
-    report = render_encoded(diagnostics, documents, color, scores)
-    return report.decode() if isinstance(report, bytes) else report
+render = decoded(render_encoded)
