@@ -207,6 +207,36 @@ def _repeated(
     )
 
 
+@dataclass(frozen=True)
+class _Alternatives:
+    """The keys of a response made of alternatives (OpenAI Chat's choices, Gemini's candidates), each
+    with its finish reason and a body whose list holds the function calls."""
+
+    finish: str
+    body: str
+    items: str
+    function: str
+    arguments: str
+
+    def response(self, alternatives: list[Any], logged_hash: str | None, trace: str | None) -> Response:
+        calls: list[Call] = []
+        truncated = False
+        for alternative in alternatives:
+            if not is_mapping(alternative):
+                continue
+            truncated |= alternative.get(self.finish) in _TRUNCATED
+            body = alternative.get(self.body)
+            for item in (body.get(self.items) if is_mapping(body) else None) or ():
+                function = item.get(self.function) if is_mapping(item) else None
+                if is_mapping(function):
+                    calls.append(Call(function.get("name"), function.get(self.arguments, _ABSENT)))
+        return Response(tuple(calls), truncated, logged_hash, trace)
+
+
+_CHAT_CHOICES = _Alternatives("finish_reason", "message", "tool_calls", "function", "arguments")
+_GEMINI_CANDIDATES = _Alternatives("finishReason", "content", "parts", "functionCall", "args")
+
+
 def read_response(record: JSON) -> Response | None:
     """One log line as the calls it holds, in whichever of the shapes above it has; None for none of them."""
     if not is_mapping(record):
@@ -219,18 +249,7 @@ def read_response(record: JSON) -> Response | None:
         calls = tuple(_trace_call(c) for c in record.get("tool_calls") or () if is_mapping(c))
         return Response(calls, finish in _TRUNCATED, logged_hash, trace)
     if isinstance(record.get("choices"), list):  # OpenAI Chat
-        chat_calls: list[Call] = []
-        truncated = False
-        for choice in record["choices"]:
-            if not is_mapping(choice):
-                continue
-            truncated |= choice.get("finish_reason") in _TRUNCATED
-            message = choice.get("message")
-            for item in (message.get("tool_calls") if is_mapping(message) else None) or ():
-                function = item.get("function") if is_mapping(item) else None
-                if is_mapping(function):
-                    chat_calls.append(Call(function.get("name"), function.get("arguments", _ABSENT)))
-        return Response(tuple(chat_calls), truncated, logged_hash, trace)
+        return _CHAT_CHOICES.response(record["choices"], logged_hash, trace)
     if isinstance(record.get("output"), list):  # OpenAI Responses
         responses_calls = [
             Call(item.get("name"), item.get("arguments", _ABSENT))
@@ -248,18 +267,7 @@ def read_response(record: JSON) -> Response | None:
         ]
         return Response(tuple(anthropic_calls), record.get("stop_reason") in _TRUNCATED, logged_hash, trace)
     if isinstance(record.get("candidates"), list):  # Gemini
-        gemini_calls: list[Call] = []
-        truncated = False
-        for candidate in record["candidates"]:
-            if not is_mapping(candidate):
-                continue
-            truncated |= candidate.get("finishReason") in _TRUNCATED
-            content = candidate.get("content")
-            for part in (content.get("parts") if is_mapping(content) else None) or ():
-                function = part.get("functionCall") if is_mapping(part) else None
-                if is_mapping(function):
-                    gemini_calls.append(Call(function.get("name"), function.get("args", _ABSENT)))
-        return Response(tuple(gemini_calls), truncated, logged_hash, trace)
+        return _GEMINI_CANDIDATES.response(record["candidates"], logged_hash, trace)
     return None
 
 
