@@ -76,6 +76,9 @@ class SchemalintServer(LanguageServer):
         #: the initialization option `docsUrl`: where `codeDescription.href` points, ahead of the `docs-url`
         #: setting (a base URL or a `{code}`/`{slug}` template, as schemalint.docs_site reads them)
         self.docs_url = ""
+        #: the links' template for each `docs-url` value: resolving it looks for a built site on disk,
+        #: once a session rather than on every keystroke
+        self.docs_templates: dict[str, str] = {}
         self.report_timing = False
         self.save_only_codes = tuple(code for code in SAVE_ONLY_CANDIDATES if code in rules_by_code())
         self.python_supported = importlib.util.find_spec("schemalint.loaders.python") is not None
@@ -151,7 +154,9 @@ class SchemalintServer(LanguageServer):
             save_only = [_relocated(d, document) for d in (previous.save_only if previous else [])]
             diagnostics.extend(save_only)
         configured = self.docs_url or (result.files[0].config.settings.get("docs-url", "") if result.files else "")
-        docs_url = docs_url_template(configured)
+        if configured not in self.docs_templates:
+            self.docs_templates[configured] = docs_url_template(configured)
+        docs_url = self.docs_templates[configured]
         converted = [self._to_lsp(d, lines, docs_url) for d in diagnostics]
         self.linted[uri] = LintedDocument(text_document.version, lines, document, diagnostics, converted, save_only)
         return converted
