@@ -568,6 +568,7 @@ class _FixtureLinker:
         self.candidates = candidates
         self.by_path = {resolve_path(Path(s.path)): s for s in candidates}
         self._tools: dict[str, list[Tool]] = {}
+        self._outside: dict[Path, SourceResult] = {}
         self._sets: dict[str, list[Tool]] | None = None
 
     def definitions(self, source: SourceResult) -> list[Tool]:
@@ -606,7 +607,9 @@ class _FixtureLinker:
         known = self.by_path.get(path)
         if known is not None:
             return self.definitions(known)
-        loaded = _load_files([(SourceFile(path, explicit=True), config)], LintOptions())[0]
+        if path not in self._outside:  # a file outside the run, read once however many fixtures name it
+            self._outside[path] = _load_files([(SourceFile(path, explicit=True), config)], LintOptions())[0]
+        loaded = self._outside[path]
         if loaded.document is None:
             reason = loaded.diagnostics[0].message if loaded.diagnostics else "cannot read"
             raise LoadError(f"the tool file `fixtures` links to this fixture, {target}: {reason}")
