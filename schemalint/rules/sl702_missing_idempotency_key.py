@@ -74,10 +74,10 @@ class MissingIdempotencyKey(ToolRule):
         return merged(self.options.verbs, self.options.extend_verbs)
 
     def check(self, tool: Tool, context: LintContext) -> Iterable[Finding]:
-        verb = action_verb(split_name(tool.name or ""), ALL_VERBS | self.unsafe_verbs)
+        words = split_name(tool.name or "")
+        verb = action_verb(words, ALL_VERBS | self.unsafe_verbs)
         if verb not in self.unsafe_verbs:
             return
-        words = split_name(tool.name or "")
         if has_idempotency_key(tool) or _is_upsert(words) or (verb == "create" and _names_what_it_creates(tool, words)):
             return
         if states_safe_retry(tool):
