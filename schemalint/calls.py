@@ -23,7 +23,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from schemalint.model import JSON, Tool, is_mapping
+from schemalint.model import JSON, Tool, is_mapping, join_pointer
 from schemalint.schema_facts import arguments_validator
 from schemalint.tools_hash import digest, sent_definition, tools_hash
 
@@ -173,7 +173,7 @@ def _check_call(
     if errors:
         use.invalid += 1
     for error in errors:
-        pointer = "".join(f"/{str(part).replace('~', '~0').replace('/', '~1')}" for part in error.absolute_path) or "/"
+        pointer = join_pointer("", *error.absolute_path) or "/"
         use.failing_fields[pointer] += 1
         yield Problem(
             number,
