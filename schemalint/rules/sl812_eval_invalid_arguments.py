@@ -56,7 +56,7 @@ class EvalInvalidArguments(FixtureRule):
         by_name: dict[str | None, Tool] = {}
         for tool in fixture.tools:
             by_name.setdefault(tool.name, tool)
-        validators: dict[str, object] = {}
+        validators: dict[str, Any] = {}
         for case in fixture.cases:
             found = by_name.get(case.tool)
             if found is None or case.tool is None or case.args_pointer is None:
@@ -65,7 +65,7 @@ class EvalInvalidArguments(FixtureRule):
                 validators[case.tool] = arguments_validator(parameters_as_json_schema(found))
             try:
                 errors = sorted(
-                    validators[case.tool].iter_errors(case.args),  # type: ignore[attr-defined]
+                    validators[case.tool].iter_errors(case.args),
                     key=lambda e: [str(p) for p in e.absolute_path],
                 )
             except Exception:  # jsonschema's many failures on a broken schema are SL308's and SL309's to report
