@@ -128,7 +128,12 @@ class RegistrationFinder:
                 if registration is not None:
                     self.source.top_index[id(call)] = index
                     found.append(registration)
-        pins_fastmcp_2 = self.project is not None and self.project.pins_fastmcp_2()
+        # read only when a fastmcp tool is found: most files register none
+        pins_fastmcp_2 = (
+            self.project is not None
+            and any(registration.framework == "fastmcp" for registration in found)
+            and self.project.pins_fastmcp_2()
+        )
         for registration in found:
             registration.fastmcp_2 = pins_fastmcp_2 and registration.framework == "fastmcp"
             self.source.activate(registration.anchor)

@@ -289,6 +289,7 @@ def _requirement_name(requirement: str) -> str:
     return re.split(r"[\s\[<>=!~;@(]", requirement.strip(), maxsplit=1)[0].lower().replace("_", "-")
 
 
+@functools.lru_cache(maxsize=64)
 def _excludes_3_and_later(requirement: str) -> bool:
     """Whether a requirement admits no version from 3.0 on; poetry's `^2.10`/`~2.10` read as `>=2.10,<3`."""
     from packaging.requirements import InvalidRequirement, Requirement
