@@ -89,6 +89,22 @@ def is_mapping(value: Any) -> TypeGuard[Mapping[str, Any]]:
     return isinstance(value, (dict, Mapping))
 
 
+def mappings_in(value: JSON, skip: frozenset[str] = frozenset()) -> Iterator[Mapping[str, Any]]:
+    """Every mapping anywhere in `value`, depth first, not looking under the keys in `skip`
+    (`enum`, `const`: values, not schemas)."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if is_mapping(node):
+            yield node
+            if skip:
+                stack.extend(v for k, v in node.items() if k not in skip)
+            else:
+                stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+
+
 def escape_pointer_token(token: str | int) -> str:
     text = str(token)
     if "~" in text or "/" in text:

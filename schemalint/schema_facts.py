@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from schemalint.model import JSON, is_mapping, schema_types
+from schemalint.model import JSON, is_mapping, mappings_in, schema_types
 
 _LOCAL_DEFINITION_REF = re.compile(r"^#/(\$defs|definitions)/[^/]+$")
 _BACKREFERENCE = re.compile(r"\\[1-9]|\\k<")
@@ -66,17 +66,10 @@ def has_typed_items(schema: Mapping[str, Any]) -> bool:
 
 
 def _refs_in(value: JSON) -> Iterator[str]:
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if is_mapping(item):
-            for key, sub in item.items():
-                if key == "$ref" and isinstance(sub, str):
-                    yield sub
-                elif isinstance(sub, (Mapping, list)):
-                    stack.append(sub)
-        elif isinstance(item, list):
-            stack.extend(item)
+    for item in mappings_in(value):
+        ref = item.get("$ref")
+        if isinstance(ref, str):
+            yield ref
 
 
 def is_recursive_ref(root: Mapping[str, Any], ref: str) -> bool:

@@ -23,7 +23,7 @@ from jsonschema.exceptions import best_match
 from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
 
-from schemalint.model import JSON, resolve_pointer, schema_types
+from schemalint.model import JSON, mappings_in, resolve_pointer, schema_types
 
 #: the keywords that combine or condition schemas; the rest of a schema is compared keyword by keyword
 COMPOSITION_KEYWORDS = (
@@ -324,17 +324,13 @@ def find_rejection(
 def _scalars(schema: JSON) -> tuple[JSON, ...]:
     """The scalar `const` and `enum` values anywhere in `schema`, a few dozen at most."""
     found: list[JSON] = []
-    stack = [schema]
-    while stack and len(found) < _MAX_VALUES:
-        node = stack.pop()
-        if isinstance(node, Mapping):
-            if "const" in node:
-                found.append(node["const"])
-            if isinstance(node.get("enum"), list):
-                found.extend(node["enum"])
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
+    for node in mappings_in(schema):
+        if len(found) >= _MAX_VALUES:
+            break
+        if "const" in node:
+            found.append(node["const"])
+        if isinstance(node.get("enum"), list):
+            found.extend(node["enum"])
     return tuple(_unique(v for v in found[:_MAX_VALUES] if not isinstance(v, (dict, list))))
 
 

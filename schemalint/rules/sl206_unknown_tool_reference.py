@@ -5,7 +5,7 @@ from collections.abc import Iterable, Iterator
 
 from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
-from schemalint.model import JSON, Dialect, Severity, Tool, ToolSet
+from schemalint.model import JSON, Dialect, Severity, Tool, ToolSet, mappings_in
 from schemalint.rules.base import LintContext, ToolSetRule
 from schemalint.text import analysed, is_verb_like, lists_values, name_style, split_name
 
@@ -77,27 +77,21 @@ def _schema_words(schema: JSON) -> set[str]:
     """Property names, string enum and const values, identifiers in the descriptions of action
     parameters and in descriptions that list values, anywhere in a schema (they are not tool names)."""
     found: set[str] = set()
-    stack = [schema]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            properties = node.get("properties")
-            if isinstance(properties, dict):
-                found.update(properties)
-                for name, value in properties.items():
-                    described = value.get("description") if isinstance(value, dict) else None
-                    if isinstance(described, str) and (
-                        set(split_name(name)) & _ACTION_PARAMETERS or lists_values(described, loosely=True)
-                    ):
-                        found.update(_IDENTIFIER.findall(described))
-            for value in node.get("enum", []) if isinstance(node.get("enum"), list) else []:
-                if isinstance(value, str):
-                    found.add(value)
-            if isinstance(node.get("const"), str):
-                found.add(node["const"])
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
+    for node in mappings_in(schema):
+        properties = node.get("properties")
+        if isinstance(properties, dict):
+            found.update(properties)
+            for name, value in properties.items():
+                described = value.get("description") if isinstance(value, dict) else None
+                if isinstance(described, str) and (
+                    set(split_name(name)) & _ACTION_PARAMETERS or lists_values(described, loosely=True)
+                ):
+                    found.update(_IDENTIFIER.findall(described))
+        for value in node.get("enum", []) if isinstance(node.get("enum"), list) else []:
+            if isinstance(value, str):
+                found.add(value)
+        if isinstance(node.get("const"), str):
+            found.add(node["const"])
     return found
 
 

@@ -4,7 +4,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from schemalint.diagnostics import Finding
-from schemalint.model import Severity, Tool, ToolSet, is_mapping
+from schemalint.model import Severity, Tool, ToolSet, is_mapping, mappings_in
 from schemalint.providers import ANTHROPIC_STRICT, BASE_TARGET, OPENAI_STRICT, TARGETS, Limit, label, limit
 from schemalint.rules.base import LintContext, ToolSetRule
 from schemalint.schema_facts import inline_objects, is_union, schema_parts
@@ -12,6 +12,8 @@ from schemalint.targets import finding_severity
 
 #: a single string enum longer than this has its total length capped (OpenAI strict)
 LARGE_ENUM_SIZE = 250
+#: keywords holding values, not schemas
+_VALUES = frozenset({"enum", "const"})
 
 
 class ProviderLimitExceeded(ToolSetRule):
@@ -184,14 +186,7 @@ def _measure_openai_strict(parameters: Mapping[str, Any]) -> dict[str, int]:
     for key in ("$defs", "definitions"):
         if is_mapping(parameters.get(key)):
             strings += sum(len(str(name)) for name in parameters[key])
-    stack: list[Any] = [parameters]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, list):
-            stack.extend(node)
-            continue
-        if not is_mapping(node):
-            continue
+    for node in mappings_in(parameters, skip=_VALUES):
         if is_mapping(node.get("properties")):
             strings += sum(len(str(name)) for name in node["properties"])
         enum = node.get("enum")
@@ -202,7 +197,6 @@ def _measure_openai_strict(parameters: Mapping[str, Any]) -> dict[str, int]:
                 large_enum = max(large_enum, sum(len(v) for v in enum))
         if isinstance(node.get("const"), str):
             strings += len(node["const"])
-        stack.extend(v for k, v in node.items() if k not in ("enum", "const") and isinstance(v, (Mapping, list)))
     return {
         "max-total-properties": properties,
         "max-depth": depth,

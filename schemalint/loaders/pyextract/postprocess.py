@@ -10,7 +10,7 @@ import copy
 from typing import Any
 
 from schemalint.loaders.pyextract.schema import JSONSchema, SpanPair
-from schemalint.model import escape_pointer_token
+from schemalint.model import escape_pointer_token, mappings_in
 
 SpanMap = dict[str, SpanPair]
 
@@ -84,16 +84,10 @@ def refers_to_itself(schema: JSONSchema) -> bool:
 def _references(node: Any) -> set[str]:
     """The `#/$defs/X` names referenced anywhere in `node`."""
     found: set[str] = set()
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, dict):
-            ref = current.get("$ref")
-            if isinstance(ref, str) and ref.startswith("#/$defs/"):
-                found.add(ref[len("#/$defs/") :])
-            stack.extend(v for k, v in current.items() if k not in _LITERAL_KEYWORDS)
-        elif isinstance(current, list):
-            stack.extend(current)
+    for current in mappings_in(node, skip=_LITERAL_KEYWORDS):
+        ref = current.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            found.add(ref[len("#/$defs/") :])
     return found
 
 
