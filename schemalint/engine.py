@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import Any
 
-from schemalint.baseline import is_baseline
 from schemalint.config import Config, RuleSetting, build_options, config_for_directory, load_config
 from schemalint.diagnostics import Diagnostic, Finding
 from schemalint.dialects import ACCEPTED_SHAPES, detect_tools
@@ -298,8 +297,12 @@ def _load_files(files: Iterable[tuple[SourceFile, Config]], options: LintOptions
             failed = _engine_diagnostic("SL002", error.message, shown, _START)
             loaded.append(SourceResult(shown, config, None, [], [failed]))
             continue
-        if source.explicit or not is_baseline(raw):
-            loaded.append(load_source(shown, raw, config, source.explicit, options.skip_non_tool_files))
+        if not source.explicit:
+            from schemalint.baseline import is_baseline  # only a folder walk meets baseline files
+
+            if is_baseline(raw):
+                continue
+        loaded.append(load_source(shown, raw, config, source.explicit, options.skip_non_tool_files))
     return loaded
 
 
