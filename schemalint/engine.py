@@ -338,7 +338,10 @@ def _lint_parallel(files: list[tuple[SourceFile, Config]], options: LintOptions,
 
 def _may_be_fixture(path: Path) -> bool:
     """JSON Lines, or a file with an `expect` key: what an eval fixture needs (see dialects.evals)."""
-    if source_format(path) == "jsonl":
+    kind = source_format(path)
+    if kind == "python":  # load_source looks for no fixture in a Python module: it is not read here
+        return False
+    if kind == "jsonl":
         return True
     try:
         text = read_source(path)
