@@ -67,6 +67,8 @@ _EN_VERBS: dict[str, tuple[str, ...]] = {
     ),
     MANAGE: _words("manage control handle administer operate maintain"),
 }
+#: verbs that name no one action but all that can be done to an object
+UMBRELLA_VERBS = frozenset(_EN_VERBS[MANAGE])
 
 _ZH_VERBS: dict[str, tuple[str, ...]] = {
     READ: _words(

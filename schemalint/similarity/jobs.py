@@ -31,7 +31,7 @@ import re
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from schemalint.similarity.actions import VERBS, are_opposite, identifier_words
+from schemalint.similarity.actions import UMBRELLA_VERBS, VERBS, are_opposite, identifier_words
 
 OPPOSITE = 0.1
 INVERSE = 0.15
@@ -61,7 +61,6 @@ _PARTICLES = frozenset(
 _ONE_VERBS = frozenset("get fetch retrieve read show view describe inspect".split())
 _LIST_VERBS = frozenset("list enumerate browse".split())
 _SEARCH_VERBS = frozenset("search query filter".split())
-_UMBRELLA_VERBS = frozenset("manage control handle administer operate maintain".split())
 #: verbs that name the same action: names that differ only by one of these pairs do the same job
 _SYNONYMS = tuple(
     frozenset(group.split())
@@ -209,7 +208,7 @@ def job_factor(
     shared = objects_a & objects_b
     # `manage_playlist` covers adding a song to it, not `manage_playlist_sharing` deleting a playlist,
     # nor another umbrella tool's objects
-    umbrella_a, umbrella_b = bool(_UMBRELLA_VERBS & set(a.verbs)), bool(_UMBRELLA_VERBS & set(b.verbs))
+    umbrella_a, umbrella_b = bool(UMBRELLA_VERBS & set(a.verbs)), bool(UMBRELLA_VERBS & set(b.verbs))
     umbrella = (umbrella_a and not umbrella_b and objects_a <= objects_b) or (
         umbrella_b and not umbrella_a and objects_b <= objects_a
     )
