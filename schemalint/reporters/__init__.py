@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from schemalint.diagnostics import Diagnostic
 from schemalint.gc_pause import paused_gc
 from schemalint.loaders import Document
+from schemalint.paths import split_git_spec
 
 if TYPE_CHECKING:
     from schemalint.score import Scores
@@ -26,6 +27,24 @@ Reporter = Callable[[Sequence[Diagnostic], Mapping[str, Document], bool], str]
 FORMATS = ("text", "json", "sarif", "github", "gitlab", "junit", "markdown", "json-summary")
 #: formats that report the score (their `render` takes `scores`)
 SCORED_FORMATS = frozenset({"markdown", "json-summary"})
+
+
+@dataclass(frozen=True)
+class OlderVersion:
+    """Where a finding in a file as it was at a git revision (`REF:path`: a removed tool) is shown: the
+    file in the working tree, whose lines are not the old version's, with a note saying where it was."""
+
+    ref: str
+    path: str
+    note: str
+
+
+def older_version(diagnostic: Diagnostic) -> OlderVersion | None:
+    revision = split_git_spec(diagnostic.path)
+    if revision is None:
+        return None
+    ref, path = revision
+    return OlderVersion(ref, path, f" (at {diagnostic.path} line {diagnostic.span.line})")
 
 
 def get_reporter(name: str) -> Reporter:

@@ -14,7 +14,7 @@ from schemalint.diagnostics import Diagnostic
 from schemalint.fingerprints import fingerprints
 from schemalint.loaders import Document
 from schemalint.model import Severity
-from schemalint.paths import split_git_spec
+from schemalint.reporters import older_version
 from schemalint.reporters._json_text import decoded, json_report
 
 _SEVERITIES = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
@@ -27,12 +27,10 @@ def render_encoded(
     for d, unique in zip(diagnostics, fingerprints(diagnostics, documents), strict=True):
         description = f"{d.code} {d.message}"
         path, begin, end = d.path, d.span.line, d.span.end_line
-        revision = split_git_spec(d.path)
-        if revision is not None:
-            # a finding in an older version (a removed tool): GitLab shows the working-tree file, whose
-            # lines are not the old version's, so the issue sits on its first line and says where it was
-            description += f" (at {d.path} line {d.span.line})"
-            path, begin, end = revision[1], 1, 1
+        older = older_version(d)
+        if older is not None:  # GitLab shows the working-tree file: the issue sits on its first line
+            description += older.note
+            path, begin, end = older.path, 1, 1
         issues.append(
             {
                 "type": "issue",

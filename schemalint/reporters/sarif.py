@@ -18,6 +18,7 @@ from schemalint.fingerprints import fingerprints
 from schemalint.loaders import Document
 from schemalint.model import Severity
 from schemalint.paths import split_git_spec
+from schemalint.reporters import older_version
 from schemalint.reporters._json_text import decoded, json_report
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -71,13 +72,10 @@ def _result(
     }
     message = diagnostic.message
     properties: dict[str, Any] = {"pointer": diagnostic.pointer, "tool": diagnostic.tool, "slug": diagnostic.slug}
-    revision = split_git_spec(diagnostic.path)
-    if revision is not None:
-        # a finding in an older version (a removed tool): its lines are not the working tree's, so the
-        # result points at the file and says where the finding was
-        ref, _ = revision
-        message += f" (at {diagnostic.path} line {span.line})"
-        properties.update(ref=ref, refLine=span.line)
+    older = older_version(diagnostic)
+    if older is not None:  # the result points at the working-tree file and says where the finding was
+        message += older.note
+        properties.update(ref=older.ref, refLine=span.line)
         region = {"startLine": 1}
     location: dict[str, Any] = {"physicalLocation": {"artifactLocation": artifact_location, "region": region}}
     if diagnostic.pointer or diagnostic.tool:
