@@ -36,13 +36,11 @@ TYPE_SPELLINGS = {
     "any": None,  # no single type: leave `type` out
 }
 
-_SCHEMA = (dict, Mapping, bool)  # dict first: checked in C, before the slow abstract-class check
+_SCHEMA = (Mapping, bool)
 _NON_NEGATIVE_INT = ("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties")
 _STRING = ("description", "title", "$id", "$schema", "$ref", "$comment", "format", "pattern", "$anchor")
 # `items` is checked on its own: it may also be a list (the draft-04 tuple form)
 _SCHEMA_VALUED = tuple(k for k in SCHEMA_KEYWORDS_SINGLE if k != "items")
-_SCHEMA_MAPS = SCHEMA_KEYWORDS_MAP
-_SCHEMA_LISTS = SCHEMA_KEYWORDS_LIST
 
 
 def _is_int(value: Any) -> bool:
@@ -54,18 +52,9 @@ def _is_number(value: Any) -> bool:
 
 
 def _all_schemas(values: Collection[Any]) -> bool:
-    """Every value is a schema (an object or a boolean). Nearly all are plain dicts, so the values'
-    exact types are checked in C first, and one by one only when another type shows up."""
-    return _PLAIN_SCHEMA_TYPES.issuperset(map(type, values)) or all(isinstance(v, _SCHEMA) for v in values)
+    """Every value is a schema (an object or a boolean)."""
+    return all(isinstance(v, _SCHEMA) for v in values)
 
-
-def _all_strings(values: Collection[Any]) -> bool:
-    """Every value is a string (exact types first, as in `_all_schemas`)."""
-    return _PLAIN_STRING_TYPE.issuperset(map(type, values)) or all(isinstance(v, str) for v in values)
-
-
-_PLAIN_SCHEMA_TYPES = frozenset((dict, bool))
-_PLAIN_STRING_TYPE = frozenset((str,))
 
 #: keyword -> whether its value has the JSON type the meta-schema asks for (other keywords: any value)
 _WELL_FORMED: dict[str, Callable[[Any], bool]] = {
@@ -78,90 +67,42 @@ _WELL_FORMED: dict[str, Callable[[Any], bool]] = {
     ),
     **dict.fromkeys(_STRING, lambda value: isinstance(value, str)),
     **dict.fromkeys(_SCHEMA_VALUED, lambda value: isinstance(value, _SCHEMA)),
-    **dict.fromkeys(_SCHEMA_MAPS, lambda value: is_mapping(value) and _all_schemas(value.values())),
+    **dict.fromkeys(SCHEMA_KEYWORDS_MAP, lambda value: is_mapping(value) and _all_schemas(value.values())),
     **dict.fromkeys(
-        _SCHEMA_LISTS,
+        SCHEMA_KEYWORDS_LIST,
         lambda value: isinstance(value, list) and bool(value) and _all_schemas(value),
     ),
     "items": lambda value: isinstance(value, _SCHEMA) or (isinstance(value, list) and _all_schemas(value)),
-    "required": lambda value: isinstance(value, list) and _all_strings(value) and len(set(value)) == len(value),
+    "required": lambda value: (
+        isinstance(value, list) and all(isinstance(v, str) for v in value) and len(set(value)) == len(value)
+    ),
     **dict.fromkeys(("enum", "examples"), lambda value: isinstance(value, list)),
     **dict.fromkeys(
         ("uniqueItems", "readOnly", "writeOnly", "deprecated", "nullable"), lambda value: isinstance(value, bool)
     ),
-    "type": lambda value: isinstance(value, str) or (isinstance(value, list) and _all_strings(value)),
-}
-
-
-#: keyword -> exact value types that are well-formed whatever the value (a plain string `description`, a
-#: dict or boolean sub-schema, ...): most values are, and an exact-type test costs less than a call
-_PLAINLY_WELL_FORMED: dict[str, tuple[type, ...]] = {
-    **dict.fromkeys(("minimum", "maximum"), (int, float)),
-    **dict.fromkeys(("exclusiveMinimum", "exclusiveMaximum"), (int, float, bool)),
-    **dict.fromkeys(_STRING, (str,)),
-    **dict.fromkeys((*_SCHEMA_VALUED, "items"), (dict, bool)),
-    **dict.fromkeys(("enum", "examples"), (list,)),
-    **dict.fromkeys(("uniqueItems", "readOnly", "writeOnly", "deprecated", "nullable"), (bool,)),
-    "type": (str,),
+    "type": lambda value: (
+        isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))
+    ),
 }
 
 
 def malformed_keywords(schema: Mapping[str, Any]) -> list[str]:
     """Keywords whose value has the wrong JSON type for the meta-schema (a fast pre-check)."""
-    malformed = []
-    for key, value in schema.items():  # a loop: a comprehension is a function call of its own, on every node
-        well_formed = _WELL_FORMED.get(key)
-        if well_formed is not None and type(value) not in _PLAINLY_WELL_FORMED.get(key, ()) and not well_formed(value):
-            malformed.append(key)
-    return malformed
+    return [key for key, value in schema.items() if key in _WELL_FORMED and not _WELL_FORMED[key](value)]
 
 
 #: the keywords whose values `_values_match_type` compares with `type`
 _TYPED_VALUES = frozenset(("enum", "default", "examples"))
-#: type name -> exact value types that match it (`_matches_type` decides the others, e.g. `1.0` or a bool)
-_PLAINLY_MATCHING: dict[str, frozenset[type]] = {
-    "string": frozenset((str,)),
-    "integer": frozenset((int,)),
-    "number": frozenset((int, float)),
-    "boolean": frozenset((bool,)),
-    "null": frozenset((type(None),)),
-    "array": frozenset((list,)),
-    "object": frozenset((dict,)),
+#: type name -> whether a value has that type
+_HAS_TYPE: dict[str, Callable[[Any], bool]] = {
+    "string": lambda value: isinstance(value, str),
+    "integer": _is_int,
+    "number": _is_number,
+    "boolean": lambda value: isinstance(value, bool),
+    "null": lambda value: value is None,
+    "array": lambda value: isinstance(value, list),
+    "object": is_mapping,
 }
-
-
-def _plainly_match_type(schema: Mapping[str, Any]) -> bool:
-    """Whether the `enum`, `default` and `examples` values of a one-type schema all have an exact type
-    that matches it (a fast pre-check for `_values_match_type`; False when unsure)."""
-    types = schema_types(schema)
-    plain = _PLAINLY_MATCHING.get(next(iter(types))) if len(types) == 1 else None
-    if plain is None:
-        return False
-    if "default" in schema and type(schema["default"]) not in plain:
-        return False
-    for keyword in ("enum", "examples"):
-        values = schema.get(keyword)
-        if isinstance(values, list) and not plain.issuperset(map(type, values)):
-            return False
-    return True
-
-
-def _matches_type(value: Any, type_name: str) -> bool:
-    if type_name == "string":
-        return isinstance(value, str)
-    if type_name == "integer":
-        return _is_int(value)
-    if type_name == "number":
-        return _is_number(value)
-    if type_name == "boolean":
-        return isinstance(value, bool)
-    if type_name == "null":
-        return value is None
-    if type_name == "array":
-        return isinstance(value, list)
-    if type_name == "object":
-        return is_mapping(value)
-    return True
 
 
 class InvalidSchema(NodeRule):
@@ -228,7 +169,7 @@ class InvalidSchema(NodeRule):
             yield from self._meta_schema(node, schema, malformed)
         if "required" in schema:
             yield from self._required(node, schema)
-        if "type" in schema and not _TYPED_VALUES.isdisjoint(schema) and not _plainly_match_type(schema):
+        if "type" in schema and not _TYPED_VALUES.isdisjoint(schema):
             yield from self._values_match_type(node, schema)
 
     def _type_names(self, node: SchemaNode, schema: Mapping[str, Any]) -> Iterable[Finding]:
@@ -288,7 +229,7 @@ class InvalidSchema(NodeRule):
         if isinstance(schema.get("examples"), list):
             candidates += [("examples", i, v) for i, v in enumerate(schema["examples"])]
         for keyword, index, value in candidates:
-            if not any(_matches_type(value, t) for t in types):
+            if not any(_HAS_TYPE[t](value) for t in types):
                 tokens = (keyword,) if index is None else (keyword, index)
                 yield Finding(
                     f"{keyword} value {value!r} does not match `type: {schema['type']}`",
@@ -324,7 +265,11 @@ def _meta_schema_messages(schema: Mapping[str, Any]) -> dict[str, str]:
     """jsonschema's own words for each malformed keyword (imported only when something is wrong)."""
     from jsonschema.validators import validator_for
 
-    local = {k: v for k, v in schema.items() if k not in _SCHEMA_MAPS and k not in _SCHEMA_LISTS and k != "items"}
+    local = {
+        k: v
+        for k, v in schema.items()
+        if k not in SCHEMA_KEYWORDS_MAP and k not in SCHEMA_KEYWORDS_LIST and k != "items"
+    }
     if not isinstance(local.get("$schema", ""), str):
         local.pop("$schema")
     validator_class = validator_for(
