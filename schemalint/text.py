@@ -19,29 +19,6 @@ if TYPE_CHECKING:
     from schemalint.model import JSON, SchemaNode
 
 
-class CaselessPattern:
-    """A case-insensitive pattern asked only whether it occurs in a text.
-
-    An ASCII text (most descriptions) is lower-cased and searched by a case-sensitive copy of the
-    pattern, which the regex engine runs faster; the answer is the same because
-    `lower()` keeps an ASCII text's length and word boundaries, and the pattern's letters are lower
-    case (tests/test_text_patterns.py checks every CaselessPattern here).
-    """
-
-    __slots__ = ("_caseless", "_lowered", "flags", "source")
-
-    def __init__(self, source: str, flags: int = 0) -> None:
-        self.source = source
-        self.flags = flags  # besides re.IGNORECASE
-        self._caseless = LazyPattern(source, flags | re.IGNORECASE)
-        self._lowered = LazyPattern(source, flags)
-
-    def found_in(self, text: str) -> bool:
-        if text.isascii():
-            return self._lowered.search(text.lower()) is not None
-        return self._caseless.search(text) is not None
-
-
 def word_set(text: str) -> frozenset[str]:
     """A vocabulary written as whitespace-separated words."""
     return frozenset(text.split())
@@ -106,11 +83,9 @@ def name_style(name: str) -> str | None:
     return styles[0] if styles else None
 
 
-def words_in(words: Iterable[str], vocabulary: Iterable[str]) -> bool:
+def words_in(words: Sequence[str], vocabulary: frozenset[str]) -> bool:
     """True when every word is in the vocabulary (and there is at least one word)."""
-    vocab = vocabulary if isinstance(vocabulary, frozenset) else merged(vocabulary, ())
-    listed = list(words)
-    return bool(listed) and vocab.issuperset(listed)
+    return bool(words) and vocabulary.issuperset(words)
 
 
 def merged(default: Iterable[str], extension: Iterable[str]) -> frozenset[str]:
@@ -198,28 +173,15 @@ _IRREGULAR_ACTION_NOUNS = {
 ALL_VERBS = WRITING_VERBS | READING_VERBS | OTHER_VERBS
 
 
-def _as_set(words: Iterable[str]) -> frozenset[str] | set[str]:
-    """The words as a set, without copying one that already is (the verb lists hold hundreds)."""
-    return words if isinstance(words, (set, frozenset)) else set(words)
-
-
-def is_verb_like(word: str, verbs: Iterable[str] = ALL_VERBS) -> bool:
+def is_verb_like(word: str, verbs: frozenset[str] = ALL_VERBS) -> bool:
     """A verb, or a noun made from one: `solver`, `calculator`, `prediction`, `loading`, `analysis`."""
-    vocabulary = _as_set(verbs)
     if word.isdigit():  # no suffix makes a number a verb; numbered names (`order_17`) would flood the cache
-        return word in vocabulary
-    if isinstance(vocabulary, frozenset):
-        return _is_verb_like_cached(word, vocabulary)
-    return _is_verb_like(word, vocabulary)
+        return word in verbs
+    return _is_verb_like(word, verbs)
 
 
 @lru_cache(maxsize=8192)
-def _is_verb_like_cached(word: str, vocabulary: frozenset[str]) -> bool:
-    """Cached for the rules' own vocabularies (frozensets hash once): the words of names recur."""
-    return _is_verb_like(word, vocabulary)
-
-
-def _is_verb_like(word: str, vocabulary: frozenset[str] | set[str]) -> bool:
+def _is_verb_like(word: str, vocabulary: frozenset[str]) -> bool:
     if word in vocabulary or _IRREGULAR_ACTION_NOUNS.get(word) in vocabulary:
         return True
     for suffix, replacement in _AGENT_OR_ACTION_SUFFIXES:
@@ -250,14 +212,13 @@ _ARITHMETIC_OBJECTS = word_set(
 )
 
 
-def action_verb(words: Iterable[str], verbs: Iterable[str] = ALL_VERBS) -> str | None:
+def action_verb(words: Iterable[str], verbs: frozenset[str] = ALL_VERBS) -> str | None:
     """The verb that names the tool's action: the first verb, unless it is a noun-like verb
     (`store`, `book`, `order`) followed by another verb (`grocery_store_find_nearby` -> `find`)."""
-    vocabulary = _as_set(verbs)
     listed = list(words)
-    found = [(i, w) for i, w in enumerate(listed) if w in vocabulary or is_verb_like(w, vocabulary)]
+    found = [(i, w) for i, w in enumerate(listed) if w in verbs or is_verb_like(w, verbs)]
     for position, (index, word) in enumerate(found):
-        if word not in vocabulary:
+        if word not in verbs:
             return None  # a noun made from a verb (`validator`, `calculation`) names a computation
         if word not in NOUN_LIKE_VERBS or position == len(found) - 1:
             if index + 1 < len(listed) and listed[index + 1] in _ARITHMETIC_OBJECTS:
@@ -279,9 +240,6 @@ _CJK_RANGES = (
     (0x20000, 0x2FA1F),  # CJK extensions B-F and supplement
 )
 _LATIN_WORD = LazyPattern(r"[^\W_]+(?:['’][^\W_]+)?")
-#: the same words in ASCII text, where `[^\W_]` is `[A-Za-z0-9]`: a plain class the regex engine reads
-#: faster than the Unicode word class
-_ASCII_WORD = LazyPattern(r"[A-Za-z0-9]+(?:'[A-Za-z0-9]+)?")
 
 
 #: the same ranges as one character class: the regex engine scans at C speed
@@ -304,10 +262,6 @@ def is_cjk(char: str) -> bool:
     return _CJK_CHAR.match(char) is not None
 
 
-def cjk_count(text: str) -> int:
-    return len(_CJK_CHAR.findall(text))
-
-
 def text_units(text: str) -> int:
     """Length in word-sized units: each non-CJK word counts 1, every two CJK characters count 1.
 
@@ -315,9 +269,7 @@ def text_units(text: str) -> int:
     `查询订单` ("look up orders") is 2 units, like its English translation.
     """
     text = analysed(text)
-    if text.isascii():
-        return len(_ASCII_WORD.findall(text))
-    cjk = cjk_count(text)
+    cjk = len(_CJK_CHAR.findall(text))
     without_cjk = _CJK_CHAR.sub(" ", text) if cjk else text
     return len(_LATIN_WORD.findall(without_cjk)) + math.ceil(cjk / 2)
 
@@ -326,7 +278,7 @@ def text_units(text: str) -> int:
 # Boundary text: when NOT to use a tool (SL203)
 # --------------------------------------------------------------------------------------------
 
-_BOUNDARY_EN = CaselessPattern(
+_BOUNDARY_EN = LazyPattern(
     r"""
     \b(?:do\s+not|don'?t|never|should\s*n[o']t|must\s*n[o']t|cannot|can'?t|may\s+not)\s+(?:be\s+)?
         (?:use|used|call|called|invoke|invoked)\b
@@ -343,7 +295,7 @@ _BOUNDARY_EN = CaselessPattern(
     | \b(?:is|are)\s+(?:not|n't)\s+(?:supported|handled|covered)\b
     | \bout\s+of\s+scope\b
     """,
-    re.VERBOSE,
+    re.VERBOSE | re.IGNORECASE,
 )
 _BOUNDARY_ZH = LazyPattern(
     r"不要用于|不用于|不要用|不应用于|不适用|不可用于|不能用于|勿用于|禁止用于|何时不用|不要调用|不应调用"
@@ -354,7 +306,7 @@ _BOUNDARY_ZH = LazyPattern(
 
 def has_boundary_text(text: str) -> bool:
     """True when the text says when not to use the tool, in English or Chinese."""
-    return _BOUNDARY_EN.found_in(text) or _BOUNDARY_ZH.search(text) is not None
+    return _BOUNDARY_EN.search(text) is not None or _BOUNDARY_ZH.search(text) is not None
 
 
 # --------------------------------------------------------------------------------------------
@@ -572,7 +524,7 @@ _CONSTRAINING_KEYWORDS = frozenset(("enum", "const", "pattern", "format"))
 # Side effects (SL205)
 # --------------------------------------------------------------------------------------------
 
-_SIDE_EFFECT_TEXT = CaselessPattern(
+_SIDE_EFFECT_TEXT = LazyPattern(
     r"""
     \bside[\s-]?effects?\b | \bidempoten | \bidempotency\b | \bretr(?:y|ies|ied|ying)\b
     | \bsafe\s+to\s+(?:call|repeat|re-?run) | \brepeat(?:ing|ed)?\s+(?:the\s+|this\s+|a\s+)?(?:call|request)
@@ -585,7 +537,7 @@ _SIDE_EFFECT_TEXT = CaselessPattern(
       (?:change|modify|delete|remove|overwrite|create|update|send|cancel)
     | \boverwrit | \bno\s+changes?\b | \bread[\s-]?only\b | \bdoes\s+not\s+(?:change|modify|write)\b | \bdry[\s-]?run\b
     """,
-    re.VERBOSE,
+    re.VERBOSE | re.IGNORECASE,
 )
 _SIDE_EFFECT_TEXT_ZH = LazyPattern(
     r"副作用|幂等|重复调用|重试|不可撤销|不可逆|无法撤销|无法恢复|永久|确认|扣款|收费|通知|只读|覆盖",
@@ -595,7 +547,7 @@ _SIDE_EFFECT_TEXT_ZH = LazyPattern(
 
 def text_mentions_side_effects(text: str) -> bool:
     """True when a description talks about side effects, idempotency, reversibility or confirmation."""
-    return _SIDE_EFFECT_TEXT.found_in(text) or _SIDE_EFFECT_TEXT_ZH.search(text) is not None
+    return _SIDE_EFFECT_TEXT.search(text) is not None or _SIDE_EFFECT_TEXT_ZH.search(text) is not None
 
 
 # --------------------------------------------------------------------------------------------
@@ -948,30 +900,27 @@ def _trigger_windows(lowered: str, triggers: tuple[str, ...]) -> list[tuple[int,
     return merged_spans
 
 
-def _hidden_ranges() -> tuple[tuple[int, int, str], ...]:
-    return (
-        (0x200B, 0x200B, "zero-width space"),
-        (0x200C, 0x200C, "zero-width non-joiner"),
-        (0x200D, 0x200D, "zero-width joiner"),
-        (0x2060, 0x2064, "word joiner / invisible operator"),
-        (0xFEFF, 0xFEFF, "zero-width no-break space (BOM)"),
-        (0x180E, 0x180E, "Mongolian vowel separator"),
-        (0x00AD, 0x00AD, "soft hyphen"),
-        (0x034F, 0x034F, "combining grapheme joiner"),
-        (0x115F, 0x1160, "Hangul filler"),
-        (0x3164, 0x3164, "Hangul filler"),
-        (0x200E, 0x200F, "bidi mark"),
-        (0x061C, 0x061C, "Arabic letter mark"),
-        (0x202A, 0x202E, "bidi embedding/override"),
-        (0x2066, 0x2069, "bidi isolate"),
-        (0xE0000, 0xE007F, "Unicode tag character"),
-        (0xE0100, 0xE01EF, "variation selector supplement"),
-        # a decoded string holds one only from an escape such as `\\ud800` with no partner: no UTF-8 encodes it
-        (0xD800, 0xDFFF, "lone surrogate"),
-    )
-
-
-_HIDDEN = _hidden_ranges()
+#: (first, last code point, what it is) of the characters SL602 reports
+_HIDDEN: tuple[tuple[int, int, str], ...] = (
+    (0x200B, 0x200B, "zero-width space"),
+    (0x200C, 0x200C, "zero-width non-joiner"),
+    (0x200D, 0x200D, "zero-width joiner"),
+    (0x2060, 0x2064, "word joiner / invisible operator"),
+    (0xFEFF, 0xFEFF, "zero-width no-break space (BOM)"),
+    (0x180E, 0x180E, "Mongolian vowel separator"),
+    (0x00AD, 0x00AD, "soft hyphen"),
+    (0x034F, 0x034F, "combining grapheme joiner"),
+    (0x115F, 0x1160, "Hangul filler"),
+    (0x3164, 0x3164, "Hangul filler"),
+    (0x200E, 0x200F, "bidi mark"),
+    (0x061C, 0x061C, "Arabic letter mark"),
+    (0x202A, 0x202E, "bidi embedding/override"),
+    (0x2066, 0x2069, "bidi isolate"),
+    (0xE0000, 0xE007F, "Unicode tag character"),
+    (0xE0100, 0xE01EF, "variation selector supplement"),
+    # a decoded string holds one only from an escape such as `\\ud800` with no partner: no UTF-8 encodes it
+    (0xD800, 0xDFFF, "lone surrogate"),
+)
 _HIDDEN_CHAR = LazyPattern(
     "[" + "".join(f"{re.escape(chr(low))}-{re.escape(chr(high))}" for low, high, _ in _HIDDEN) + "]",
     needs_non_ascii=True,

@@ -7,20 +7,20 @@ import re
 
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import Tool, is_mapping
-from schemalint.text import CaselessPattern, analysed, split_name, word_set
+from schemalint.text import analysed, split_name, word_set
 
 #: parameter-name words that make a request its own identity; alone, only the first two do
 _KEY_ALONE = word_set("idempotency idempotent")
 _KEY_OWNER = word_set("request client dedup dedupe deduplication operation transaction unique nonce")
 _KEY_WORDS = word_set("id key token")
-_SAFE_RETRY = CaselessPattern(
+_SAFE_RETRY = LazyPattern(
     r"""
     \bidempoten | \bsafe\s+to\s+(?:retry|repeat|call\s+(?:again|twice|more\s+than\s+once)|re-?run)
     | \b(?:retr(?:y|ies|ying)|repeat(?:ing)?(?:\s+(?:the|this|a))?\s+(?:call|request)s?)\s+(?:is|are)\s+safe
     | \breplac(?:es|ing)\s+(?:any|the)\s+(?:earlier|previous|existing) | \bde-?duplicat | \bat\s+most\s+once
     | \b(?:called|calling|repeat(?:ed|ing)?)\s+(?:\w+\s+){0,3}(?:has|have)\s+no\s+(?:further\s+|additional\s+)?effect
     """,
-    re.VERBOSE,
+    re.VERBOSE | re.IGNORECASE,
 )
 _SAFE_RETRY_ZH = LazyPattern(r"幂等|可(?:以)?安全(?:地)?重试|重复调用(?:不会|无)", needs_non_ascii=True)
 
@@ -44,4 +44,4 @@ def states_safe_retry(tool: Tool) -> bool:
     if is_mapping(annotations) and annotations.get("idempotentHint") is True:
         return True
     text = analysed(tool.description)
-    return bool(_SAFE_RETRY.found_in(text) or _SAFE_RETRY_ZH.search(text))
+    return bool(_SAFE_RETRY.search(text) or _SAFE_RETRY_ZH.search(text))

@@ -1,13 +1,15 @@
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from functools import cached_property
 from typing import Any
 
 from schemalint.diagnostics import Finding
+from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import Severity, Tool, is_mapping, join_pointer, schema_types
 from schemalint.rules.base import LintContext, ToolRule, rule_options
-from schemalint.text import CaselessPattern, merged, split_name, word_set
+from schemalint.text import merged, split_name, word_set
 
 #: words of a result field that tells how many there are or how to get the rest
 CONTINUATION_WORDS = word_set(
@@ -15,7 +17,9 @@ CONTINUATION_WORDS = word_set(
 )
 #: words of an input parameter that caps how many records come back
 LIMIT_WORDS = word_set("limit max count size top k per page results n")
-_STATED_BOUND = CaselessPattern(r"\b(?:at most|up to|no more than|maximum of|limited to|capped at|first)\s+\d+")
+_STATED_BOUND = LazyPattern(
+    r"\b(?:at most|up to|no more than|maximum of|limited to|capped at|first)\s+\d+", re.IGNORECASE
+)
 
 
 @rule_options
@@ -73,11 +77,7 @@ class UnboundedListResult(ToolRule):
 
     def check(self, tool: Tool, context: LintContext) -> Iterable[Finding]:
         output = tool.output_schema
-        if (
-            not is_mapping(output)
-            or _capped_by_input(tool.parameters)
-            or _STATED_BOUND.found_in(tool.description or "")
-        ):
+        if not is_mapping(output) or _capped_by_input(tool.parameters) or _STATED_BOUND.search(tool.description or ""):
             return
         for pointer, name in self._unbounded_lists(output, tool.output_pointer or tool.pointer):
             what = f"`{name}`" if name else "the result"
