@@ -383,17 +383,6 @@ def _table_limit(target: str, name: str) -> Limit | None:
     return Limit(target, name, row.value, row.source, row.uncertain)
 
 
-def limits(target: str, settings: Mapping[str, Any] | None = None) -> dict[str, Limit]:
-    """Every limit of `target` after overrides (including limits only set in config)."""
-    names = {r.key for r in rows_for(target, Kind.LIMIT)}
-    overrides = (settings or {}).get("target-limits") or {}
-    for t in (target, BASE_TARGET.get(target)):
-        if t and isinstance(overrides.get(t), Mapping):
-            names |= set(overrides[t])
-    found = {name: limit(target, name, settings) for name in sorted(names)}
-    return {k: v for k, v in found.items() if v is not None}
-
-
 @cache
 def compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)

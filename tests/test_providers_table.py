@@ -11,7 +11,6 @@ from schemalint.providers import (
     Kind,
     When,
     limit,
-    limits,
     rows_for,
     validate_limit_overrides,
 )
@@ -60,7 +59,7 @@ def test_limits_follow_the_table_and_config_overrides() -> None:
     # the base target's override reaches its strict variant
     assert limit("openai-strict", "max-tools", settings).value == 200
     # a limit the table does not give a target can be added in config
-    assert limits("gemini", settings)["max-depth"].value == 4
+    assert limit("gemini", "max-depth", settings).value == 4
     assert "config" in limit("openai", "max-tools", settings).source
 
 
