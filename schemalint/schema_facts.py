@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, TypeGuard
+from urllib.parse import unquote
 
-from schemalint.model import JSON, is_mapping, mappings_in, schema_types
+from schemalint.model import JSON, is_mapping, mappings_in, resolve_pointer, schema_types
 
 _LOCAL_DEFINITION_REF = re.compile(r"^#/(\$defs|definitions)/[^/]+$")
 _BACKREFERENCE = re.compile(r"\\[1-9]|\\k<")
@@ -54,7 +55,7 @@ def regex_is_complex(pattern: str) -> bool:
     return bool(_BACKREFERENCE.search(pattern))
 
 
-def is_local_definition_ref(ref: Any) -> bool:
+def is_local_definition_ref(ref: Any) -> TypeGuard[str]:
     return ref == "#" or (isinstance(ref, str) and bool(_LOCAL_DEFINITION_REF.match(ref)))
 
 
@@ -65,7 +66,21 @@ def has_typed_items(schema: Mapping[str, Any]) -> bool:
     return bool(schema.get("prefixItems"))
 
 
-def _refs_in(value: JSON) -> Iterator[str]:
+def resolve_local_ref(root: JSON, ref: str) -> JSON:
+    """The target of a local `$ref` (`#`, `#/$defs/X`, `#/components/schemas/X`...) inside `root`.
+
+    Raises KeyError when it does not resolve. Remote refs are never fetched: callers check first.
+    """
+    if not ref.startswith("#"):
+        raise KeyError(ref)
+    fragment = unquote(ref[1:])
+    if fragment and not fragment.startswith("/"):
+        raise KeyError(ref)  # an anchor (`#foo`): not supported by the providers either
+    return resolve_pointer(root, fragment)
+
+
+def refs_in(value: JSON) -> Iterator[str]:
+    """Every `$ref` string anywhere in `value`, depth first."""
     for item in mappings_in(value):
         ref = item.get("$ref")
         if isinstance(ref, str):
@@ -85,14 +100,14 @@ def is_recursive_ref(root: Mapping[str, Any], ref: str) -> bool:
     if ref not in definitions:
         return False
     seen: set[str] = set()
-    stack = list(_refs_in(definitions[ref]))
+    stack = list(refs_in(definitions[ref]))
     while stack:
         reached = stack.pop()
         if reached == ref:
             return True
         if reached not in seen and reached in definitions:
             seen.add(reached)
-            stack.extend(_refs_in(definitions[reached]))
+            stack.extend(refs_in(definitions[reached]))
     return False
 
 

@@ -25,11 +25,10 @@ import json
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import unquote
 
-from schemalint.model import JSON, join_pointer, resolve_pointer
+from schemalint.model import JSON, join_pointer
 from schemalint.providers import ANTHROPIC_STRICT_FORMATS, GEMINI, OPENAI_STRICT, OPENAI_STRICT_FORMATS
-from schemalint.schema_facts import has_typed_items, is_nullable, regex_is_complex
+from schemalint.schema_facts import has_typed_items, is_nullable, regex_is_complex, resolve_local_ref
 
 
 @dataclass(frozen=True)
@@ -187,7 +186,7 @@ def _circular_ref_chain(root: Mapping[str, Any], ref: str) -> bool:
     while ref.startswith("#") and ref not in seen:
         seen.add(ref)
         try:
-            target = resolve_pointer(root, unquote(ref[1:]))
+            target = resolve_local_ref(root, ref)
         except KeyError:
             return False
         if not isinstance(target, Mapping) or not isinstance(target.get("$ref"), str) or len(target) > 1:

@@ -1,41 +1,13 @@
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from urllib.parse import unquote
+from collections.abc import Iterable
 
 from schemalint.diagnostics import Finding
-from schemalint.model import JSON, SchemaNode, Severity, join_pointer, resolve_pointer
+from schemalint.model import JSON, SchemaNode, Severity, join_pointer
 from schemalint.rules.base import LintContext, NodeRule, Nodes
-from schemalint.schema_facts import DEFINITION_KEYS
+from schemalint.schema_facts import DEFINITION_KEYS, refs_in, resolve_local_ref
 
 _MAX_FOLLOWED = 1000  # refs followed from one $ref before giving up (hostile inputs)
-
-
-def resolve_local_ref(root: JSON, ref: str) -> JSON:
-    """The target of a local `$ref` (`#`, `#/$defs/X`, `#/components/schemas/X`...) inside `root`.
-
-    Raises KeyError when it does not resolve. Remote refs are never fetched: callers check first.
-    """
-    if not ref.startswith("#"):
-        raise KeyError(ref)
-    fragment = unquote(ref[1:])
-    if fragment and not fragment.startswith("/"):
-        raise KeyError(ref)  # an anchor (`#foo`): not supported by the providers either
-    return resolve_pointer(root, fragment)
-
-
-def refs_within(schema: JSON) -> Iterator[str]:
-    """Every `$ref` string inside `schema`, iteratively."""
-    stack = [schema]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            ref = item.get("$ref")
-            if isinstance(ref, str):
-                yield ref
-            stack.extend(v for k, v in item.items() if k != "$ref" and isinstance(v, (dict, list)))
-        elif isinstance(item, list):
-            stack.extend(v for v in item if isinstance(v, (dict, list)))
 
 
 def _inside_definitions(node: SchemaNode) -> bool:
@@ -52,7 +24,7 @@ def _chain(root: JSON, start: str) -> tuple[bool, int]:
     and how many further refs the target pulls in."""
     seen: set[str] = {start}
     try:
-        stack = [(r, {start}) for r in refs_within(resolve_local_ref(root, start))]
+        stack = [(r, {start}) for r in refs_in(resolve_local_ref(root, start))]
     except KeyError:
         return False, 0
     followed = 0
@@ -68,7 +40,7 @@ def _chain(root: JSON, start: str) -> tuple[bool, int]:
             target = resolve_local_ref(root, ref)
         except KeyError:
             continue
-        stack.extend((r, path | {ref}) for r in refs_within(target))
+        stack.extend((r, path | {ref}) for r in refs_in(target))
     return False, len(seen) - 1
 
 

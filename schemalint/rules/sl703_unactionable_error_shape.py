@@ -11,10 +11,9 @@ from schemalint.model import (
     join_pointer,
     nullable_union_branch,
     schema_types,
-    unescape_pointer_token,
 )
 from schemalint.rules.base import LintContext, ToolRule
-from schemalint.schema_facts import is_local_definition_ref
+from schemalint.schema_facts import is_local_definition_ref, resolve_local_ref
 from schemalint.text import split_name, word_set
 
 #: names of the field that carries an error
@@ -115,14 +114,13 @@ def _dereferenced(
     schema: Mapping[str, Any], pointer: str, root: Mapping[str, Any], root_pointer: str
 ) -> tuple[Mapping[str, Any], str]:
     ref = schema.get("$ref")
-    if not isinstance(ref, str) or ref == "#" or not is_local_definition_ref(ref):
+    if ref == "#" or not is_local_definition_ref(ref):
         return schema, pointer
-    _, keyword, name = ref.split("/", 2)
-    definitions = root.get(keyword)
-    target = definitions.get(unescape_pointer_token(name)) if is_mapping(definitions) else None
-    if not is_mapping(target):
+    try:
+        target = resolve_local_ref(root, ref)
+    except KeyError:
         return schema, pointer
-    return target, f"{root_pointer}/{keyword}/{name}"
+    return (target, root_pointer + ref[1:]) if is_mapping(target) else (schema, pointer)
 
 
 def _is_actionable_sibling(name: str) -> bool:
