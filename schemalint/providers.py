@@ -128,33 +128,11 @@ ANTHROPIC_STRICT_KEYS = frozenset(
 )  # fmt: skip
 #: keys google-genai's `types.Schema` accepts (its `extra='forbid'` rejects every other key)
 GEMINI_SCHEMA_KEYS = frozenset(
-    {
-        "additionalProperties",
-        "defs",
-        "ref",
-        "anyOf",
-        "default",
-        "description",
-        "enum",
-        "example",
-        "format",
-        "items",
-        "maxItems",
-        "maxLength",
-        "maxProperties",
-        "maximum",
-        "minItems",
-        "minLength",
-        "minProperties",
-        "minimum",
-        "nullable",
-        "pattern",
-        "properties",
-        "propertyOrdering",
-        "required",
-        "title",
-        "type",
-    }
+    """
+    additionalProperties defs ref anyOf default description enum example format items maxItems maxLength
+    maxProperties maximum minItems minLength minProperties minimum nullable pattern properties propertyOrdering
+    required title type
+    """.split()
 )
 #: what to use instead of a key google-genai's `types.Schema` rejects
 GEMINI_REPLACEMENTS = {

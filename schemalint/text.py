@@ -838,44 +838,15 @@ _POISONING_TRIGGERS: dict[str, tuple[str, ...]] = {
     "override of prior instructions": ("ignore", "disregard", "forget", "override", "bypass", "忽略", "无视", "忘"),
     "hidden instruction block": ("<", "["),
     "secrecy request": ("user", "secret", "mention", "disclose", "用户"),
-    "reading credentials or dotfiles": (
-        "~/",
-        ".ssh",
-        "id_",
-        ".aws",
-        "/etc/",
-        "mcp.json",
-        "claude_desktop",
-        "wallet.dat",
-        "$home",
-        "%userprofile%",
+    "reading credentials or dotfiles": word_list(
+        "~/ .ssh id_ .aws /etc/ mcp.json claude_desktop wallet.dat $home %userprofile%"
     ),
     "instructions about other tools": ("tool", "mail", "behavio", "message", "工具"),
-    "exfiltration of user data": (
-        "always",
-        "before",
-        "after",
-        "whenever",
-        "time",
-        "each",
-        "every",
-        "silently",
-        "quietly",
-        "secretly",
-        "covertly",
-        "without",
-        "background",
+    "exfiltration of user data": word_list(
+        "always before after whenever time each every silently quietly secretly covertly without background"
     ),
     "priority steering": ("before", "prior", "instead", "ahead", "prefer", "priorit", "precedence", "must", "always"),
-    "role or prompt manipulation": (
-        "you are now",
-        "instruction",
-        "prompt",
-        "precedence",
-        "priority",
-        "你现在是",
-        "指令",
-    ),
+    "role or prompt manipulation": ("you are now", *word_list("instruction prompt precedence priority 你现在是 指令")),
 }
 #: every trigger, looked for one by one with `str.__contains__`: faster than one regex alternation
 _ALL_TRIGGERS = tuple(dict.fromkeys(t for triggers in _POISONING_TRIGGERS.values() for t in triggers))

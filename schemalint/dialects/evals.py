@@ -16,23 +16,14 @@ from schemalint.model import JSON, EvalCase, EvalFixture, is_mapping, join_point
 KINDS = ("positive", "negative", "boundary", "adversarial")
 #: labels a case may carry, by the kind they stand for
 _KIND_LABELS = {
-    "positive": "positive",
-    "正例": "positive",
-    "negative": "negative",
-    "负例": "negative",
-    "boundary": "boundary",
-    "edge": "boundary",
-    "edge-case": "boundary",
-    "edge_case": "boundary",
-    "边界": "boundary",
-    "adversarial": "adversarial",
-    "red-team": "adversarial",
-    "redteam": "adversarial",
-    "injection": "adversarial",
-    "prompt-injection": "adversarial",
-    "jailbreak": "adversarial",
-    "attack": "adversarial",
-    "对抗": "adversarial",
+    label: kind
+    for kind, labels in {
+        "positive": "positive 正例",
+        "negative": "negative 负例",
+        "boundary": "boundary edge edge-case edge_case 边界",
+        "adversarial": "adversarial red-team redteam injection prompt-injection jailbreak attack 对抗",
+    }.items()
+    for label in labels.split()
 }
 _KIND_KEYS = ("kind", "kinds", "type", "category", "tags", "tag")
 _CONFIRMATION_KEYS = ("requiresConfirmation", "requires_confirmation")

@@ -18,20 +18,10 @@ from schemalint.text import split_name
 
 #: keys only a request body has (a tools/list result or a tool file has none of them)
 REQUEST_KEYS = frozenset(
-    {
-        "model",
-        "messages",
-        "input",
-        "contents",
-        "system",
-        "instructions",
-        "tool_choice",
-        "toolConfig",
-        "tool_config",
-        "parallel_tool_calls",
-        "max_tokens",
-        "max_output_tokens",
-    }
+    """
+    model messages input contents system instructions tool_choice toolConfig tool_config parallel_tool_calls
+    max_tokens max_output_tokens
+    """.split()
 )
 _GEMINI_CONFIG_KEYS = ("toolConfig", "tool_config")
 _CALLING_CONFIG_KEYS = ("functionCallingConfig", "function_calling_config")
