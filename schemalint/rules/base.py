@@ -289,3 +289,9 @@ class EngineRule(Rule):
     """Emitted by the engine or a loader (file scope); registered so it can be selected and documented."""
 
     scope = Scope.FILE
+
+
+class ChangeRule(EngineRule):
+    """Reported by `schemalint diff`: a change between two versions of a tool set."""
+
+    scope = Scope.CHANGE

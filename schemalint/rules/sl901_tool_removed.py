@@ -1,10 +1,8 @@
-from __future__ import annotations
-
 from schemalint.model import Severity
-from schemalint.rules.base import EngineRule, Scope
+from schemalint.rules.base import ChangeRule
 
 
-class ToolRemoved(EngineRule):
+class ToolRemoved(ChangeRule):
     """
     ## What it does
     Reported by `schemalint diff` and `check --against`: a tool present in the old version is gone
@@ -29,6 +27,5 @@ class ToolRemoved(EngineRule):
 
     code = "SL901"
     slug = "tool-removed"
-    scope = Scope.CHANGE
     severity = Severity.ERROR
     summary = "a tool disappeared"

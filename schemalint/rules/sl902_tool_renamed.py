@@ -1,10 +1,8 @@
-from __future__ import annotations
-
 from schemalint.model import Severity
-from schemalint.rules.base import EngineRule, Scope
+from schemalint.rules.base import ChangeRule
 
 
-class ToolRenamed(EngineRule):
+class ToolRenamed(ChangeRule):
     """
     ## What it does
     Reported by `schemalint diff`: a tool disappeared and a tool with another name but a
@@ -30,6 +28,5 @@ class ToolRenamed(EngineRule):
 
     code = "SL902"
     slug = "tool-renamed"
-    scope = Scope.CHANGE
     severity = Severity.ERROR
     summary = "a tool was renamed (detected by matching schemas)"

@@ -1,10 +1,8 @@
-from __future__ import annotations
-
 from schemalint.model import Severity
-from schemalint.rules.base import EngineRule, Scope
+from schemalint.rules.base import ChangeRule
 
 
-class RequiredParameterAdded(EngineRule):
+class RequiredParameterAdded(ChangeRule):
     """
     ## What it does
     Reported by `schemalint diff`: the new input schema has a parameter, at any level (nested
@@ -32,6 +30,5 @@ class RequiredParameterAdded(EngineRule):
 
     code = "SL903"
     slug = "required-parameter-added"
-    scope = Scope.CHANGE
     severity = Severity.ERROR
     summary = "a new required parameter"

@@ -1,10 +1,8 @@
-from __future__ import annotations
-
 from schemalint.model import Severity
-from schemalint.rules.base import EngineRule, Scope
+from schemalint.rules.base import ChangeRule
 
 
-class ParameterTypeChanged(EngineRule):
+class ParameterTypeChanged(ChangeRule):
     """
     ## What it does
     Reported by `schemalint diff`: a parameter's `type` changed so that values the old schema
@@ -45,6 +43,5 @@ class ParameterTypeChanged(EngineRule):
 
     code = "SL904"
     slug = "parameter-type-changed"
-    scope = Scope.CHANGE
     severity = Severity.ERROR
     summary = "a parameter's type changed"

@@ -1,10 +1,8 @@
-from __future__ import annotations
-
 from schemalint.model import Severity
-from schemalint.rules.base import EngineRule, Scope
+from schemalint.rules.base import ChangeRule
 
 
-class EnumValueRemoved(EngineRule):
+class EnumValueRemoved(ChangeRule):
     """
     ## What it does
     Reported by `schemalint diff`: an input parameter's `enum` (or `const`) lost one or more values.
@@ -26,6 +24,5 @@ class EnumValueRemoved(EngineRule):
 
     code = "SL905"
     slug = "enum-value-removed"
-    scope = Scope.CHANGE
     severity = Severity.ERROR
     summary = "an enum lost a value"

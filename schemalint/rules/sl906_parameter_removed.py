@@ -1,10 +1,8 @@
-from __future__ import annotations
-
 from schemalint.model import Severity
-from schemalint.rules.base import EngineRule, Scope
+from schemalint.rules.base import ChangeRule
 
 
-class ParameterRemoved(EngineRule):
+class ParameterRemoved(ChangeRule):
     """
     ## What it does
     Reported by `schemalint diff`: a parameter (at any level) exists in the old input schema and not
@@ -29,6 +27,5 @@ class ParameterRemoved(EngineRule):
 
     code = "SL906"
     slug = "parameter-removed"
-    scope = Scope.CHANGE
     severity = Severity.ERROR
     summary = "a parameter was removed"

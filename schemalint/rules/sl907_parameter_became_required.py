@@ -1,10 +1,8 @@
-from __future__ import annotations
-
 from schemalint.model import Severity
-from schemalint.rules.base import EngineRule, Scope
+from schemalint.rules.base import ChangeRule
 
 
-class ParameterBecameRequired(EngineRule):
+class ParameterBecameRequired(ChangeRule):
     """
     ## What it does
     Reported by `schemalint diff`: a parameter that was optional is listed in `required` in the new
@@ -25,6 +23,5 @@ class ParameterBecameRequired(EngineRule):
 
     code = "SL907"
     slug = "parameter-became-required"
-    scope = Scope.CHANGE
     severity = Severity.ERROR
     summary = "optional -> required"

@@ -1,10 +1,8 @@
-from __future__ import annotations
-
 from schemalint.model import Severity
-from schemalint.rules.base import EngineRule, Scope
+from schemalint.rules.base import ChangeRule
 
 
-class ConstraintTightened(EngineRule):
+class ConstraintTightened(ChangeRule):
     """
     ## What it does
     Reported by `schemalint diff`: an input schema accepts less than before without a type change.
@@ -37,6 +35,5 @@ class ConstraintTightened(EngineRule):
 
     code = "SL908"
     slug = "constraint-tightened"
-    scope = Scope.CHANGE
     severity = Severity.ERROR
     summary = "maximum/minimum/maxLength/maxItems/pattern/format added or tightened"

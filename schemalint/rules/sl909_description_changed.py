@@ -1,10 +1,8 @@
-from __future__ import annotations
-
 from schemalint.model import Severity
-from schemalint.rules.base import EngineRule, Scope
+from schemalint.rules.base import ChangeRule
 
 
-class DescriptionChanged(EngineRule):
+class DescriptionChanged(ChangeRule):
     """
     ## What it does
     Reported by `schemalint diff`: the description of a tool or of a parameter (at any level) was
@@ -29,6 +27,5 @@ class DescriptionChanged(EngineRule):
 
     code = "SL909"
     slug = "description-changed"
-    scope = Scope.CHANGE
     severity = Severity.WARNING
     summary = "behaviour change: tool choice shifts, re-run the evals"

@@ -1,10 +1,8 @@
-from __future__ import annotations
-
 from schemalint.model import Severity
-from schemalint.rules.base import EngineRule, Scope
+from schemalint.rules.base import ChangeRule
 
 
-class EnumValueAdded(EngineRule):
+class EnumValueAdded(ChangeRule):
     """
     ## What it does
     Reported by `schemalint diff`: an input parameter's `enum` gained values. `data` has `added`.
@@ -26,6 +24,5 @@ class EnumValueAdded(EngineRule):
 
     code = "SL910"
     slug = "enum-value-added"
-    scope = Scope.CHANGE
     severity = Severity.INFO
     summary = "usually safe"

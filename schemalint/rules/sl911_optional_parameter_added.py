@@ -1,10 +1,8 @@
-from __future__ import annotations
-
 from schemalint.model import Severity
-from schemalint.rules.base import EngineRule, Scope
+from schemalint.rules.base import ChangeRule
 
 
-class OptionalParameterAdded(EngineRule):
+class OptionalParameterAdded(ChangeRule):
     """
     ## What it does
     Reported by `schemalint diff`: a new parameter that is not required appeared (at any level).
@@ -25,6 +23,5 @@ class OptionalParameterAdded(EngineRule):
 
     code = "SL911"
     slug = "optional-parameter-added"
-    scope = Scope.CHANGE
     severity = Severity.INFO
     summary = "safe"

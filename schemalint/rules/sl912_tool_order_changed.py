@@ -1,10 +1,8 @@
-from __future__ import annotations
-
 from schemalint.model import Severity
-from schemalint.rules.base import EngineRule, Scope
+from schemalint.rules.base import ChangeRule
 
 
-class ToolOrderChanged(EngineRule):
+class ToolOrderChanged(ChangeRule):
     """
     ## What it does
     Reported by `schemalint diff`: the tools present in both versions come in a different order.
@@ -29,6 +27,5 @@ class ToolOrderChanged(EngineRule):
 
     code = "SL912"
     slug = "tool-order-changed"
-    scope = Scope.CHANGE
     severity = Severity.WARNING
     summary = "breaks the prompt cache"

@@ -1,10 +1,8 @@
-from __future__ import annotations
-
 from schemalint.model import Severity
-from schemalint.rules.base import EngineRule, Scope
+from schemalint.rules.base import ChangeRule
 
 
-class DefaultChanged(EngineRule):
+class DefaultChanged(ChangeRule):
     """
     ## What it does
     Reported by `schemalint diff`: a parameter's `default` was added, removed or changed.
@@ -26,6 +24,5 @@ class DefaultChanged(EngineRule):
 
     code = "SL913"
     slug = "default-changed"
-    scope = Scope.CHANGE
     severity = Severity.WARNING
     summary = "behaviour change"

@@ -1,10 +1,8 @@
-from __future__ import annotations
-
 from schemalint.model import Severity
-from schemalint.rules.base import EngineRule, Scope
+from schemalint.rules.base import ChangeRule
 
 
-class AnnotationsChanged(EngineRule):
+class AnnotationsChanged(ChangeRule):
     """
     ## What it does
     Reported by `schemalint diff`: an MCP tool's `annotations` changed. Error when the tool stopped
@@ -28,6 +26,5 @@ class AnnotationsChanged(EngineRule):
 
     code = "SL914"
     slug = "annotations-changed"
-    scope = Scope.CHANGE
     severity = Severity.WARNING
     summary = "e.g. became destructive, stopped being read-only (E)"

@@ -1,10 +1,8 @@
-from __future__ import annotations
-
 from schemalint.model import Severity
-from schemalint.rules.base import EngineRule, Scope
+from schemalint.rules.base import ChangeRule
 
 
-class OutputSchemaNarrowed(EngineRule):
+class OutputSchemaNarrowed(ChangeRule):
     """
     ## What it does
     Reported by `schemalint diff`: an MCP `outputSchema` changed in a way that breaks what callers
@@ -31,6 +29,5 @@ class OutputSchemaNarrowed(EngineRule):
 
     code = "SL915"
     slug = "output-schema-narrowed"
-    scope = Scope.CHANGE
     severity = Severity.ERROR
     summary = "MCP outputSchema lost a field or changed a type (consumers break)"

@@ -1,10 +1,8 @@
-from __future__ import annotations
-
 from schemalint.model import Severity
-from schemalint.rules.base import EngineRule, Scope
+from schemalint.rules.base import ChangeRule
 
 
-class ToolAdded(EngineRule):
+class ToolAdded(ChangeRule):
     """
     ## What it does
     Reported by `schemalint diff`: a tool exists in the new version and not in the old one (and is
@@ -27,6 +25,5 @@ class ToolAdded(EngineRule):
 
     code = "SL916"
     slug = "tool-added"
-    scope = Scope.CHANGE
     severity = Severity.INFO
     summary = "new tool"
