@@ -89,14 +89,11 @@ class UnsupportedKeyword(NodeRule):
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         schema = node.schema
-        row_keywords, any_always = _rows_of(context.targets(node.tool), node.is_root)
-        if not any_always and row_keywords.isdisjoint(schema):
-            return  # most schemas use no keyword any target has a row for
         reported: set[Row] = set()
         for target in ordered_targets(node.tool, context):
             if target == GEMINI and sends_json_schema(node.tool):
                 continue  # the `gemini` rows are about `parameters` (OpenAPI subset), not JSON Schema
-            by_keyword, always = _keyword_rows(target, node.is_root)
+            by_keyword, always = _keyword_rows(target)
             if not always and by_keyword.keys().isdisjoint(schema):
                 continue  # most schemas use no keyword the target has a row for
             candidates = [*always, *(row for keyword in schema if keyword in by_keyword for row in by_keyword[keyword])]
@@ -199,32 +196,18 @@ def _boolean_subschemas(row: Row, node: SchemaNode) -> Iterator[tuple[str, str, 
                 )
 
 
-#: rows about the parameters root only: left out below it (most of OpenAI's are)
-_ROOT_ONLY = frozenset((When.AT_ROOT, When.NULLABLE_ROOT))
-
-
 @cache
-def _keyword_rows(target: str, at_root: bool) -> tuple[dict[str, tuple[Row, ...]], tuple[Row, ...]]:
-    """The target's keyword rows that can apply at the root (or below it), by keyword, and the rows to
-    evaluate on every node (allow-lists, untyped arrays), in table order."""
+def _keyword_rows(target: str) -> tuple[dict[str, tuple[Row, ...]], tuple[Row, ...]]:
+    """The target's keyword rows by keyword, and the rows to evaluate on every node (allow-lists, untyped
+    arrays, boolean subschemas), in table order."""
     by_keyword: dict[str, list[Row]] = {}
     always: list[Row] = []
     for row in rows_for(target, Kind.KEYWORD):
-        if row.when in _ROOT_ONLY and not at_root:
-            continue
         if row.when in (When.NOT_ALLOWED, When.UNTYPED_ITEMS, When.BOOLEAN_SUBSCHEMA):
             always.append(row)
         else:
             by_keyword.setdefault(row.key, []).append(row)
     return {k: tuple(v) for k, v in by_keyword.items()}, tuple(always)
-
-
-@cache
-def _rows_of(targets: frozenset[str], at_root: bool) -> tuple[frozenset[str], bool]:
-    """The keywords the targets have rows for at the root (or below it), and whether some target has rows
-    for every node (cached per set of targets, asked of every node before the targets are put in order)."""
-    rows = [_keyword_rows(target, at_root) for target in targets]
-    return frozenset(k for by_keyword, _ in rows for k in by_keyword), any(always for _, always in rows)
 
 
 def _pointer(node: SchemaNode, keyword: str) -> str:
