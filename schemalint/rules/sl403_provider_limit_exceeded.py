@@ -68,18 +68,12 @@ class ProviderLimitExceeded(ToolSetRule):
         for target in TARGETS:
             if target in BASE_TARGET:
                 continue
-            tools = [t for t in toolset.tools if _aims_at(t, context, target)]
-            bound = limit(target, "max-tools", settings)
-            if bound is not None and len(tools) > bound.value:
-                first_over = tools[bound.value]
-                yield self._finding(
-                    first_over,
-                    bound,
-                    f"this tool set sends {len(tools)} tools to {label(target)}, which accepts at most {bound.value} "
-                    "per request: split the set or load tools on demand",
-                    first_over.pointer,
-                    len(tools),
-                )
+            yield from self._over(
+                limit(target, "max-tools", settings),
+                [(t, t.pointer) for t in toolset.tools if _aims_at(t, context, target)],
+                f"this tool set sends {{count}} tools to {label(target)}, which accepts at most {{max}} per request: "
+                "split the set or load tools on demand",
+            )
         for tool in toolset.tools:
             if OPENAI_STRICT in context.targets(tool):
                 yield from self._openai_strict_schema(tool, settings)
@@ -95,6 +89,13 @@ class ProviderLimitExceeded(ToolSetRule):
             data={"target": bound.target, "limit": bound.name, "max": bound.value, "value": value,
                   "source": bound.source},
         )  # fmt: skip
+
+    def _over(self, bound: Limit | None, places: list[tuple[Tool, str]], message: str) -> Iterator[Finding]:
+        """A finding at the first place past `bound` when there are more places than it allows; `message`
+        is formatted with the `count` and the `max`."""
+        if bound is not None and len(places) > bound.value:
+            tool, pointer = places[bound.value]
+            yield self._finding(tool, bound, message.format(count=len(places), max=bound.value), pointer, len(places))
 
     def _openai_strict_schema(self, tool: Tool, settings: Mapping[str, Any]) -> Iterator[Finding]:
         if not is_mapping(tool.parameters) or tool.parameters_pointer is None:
@@ -120,17 +121,12 @@ class ProviderLimitExceeded(ToolSetRule):
                 )
 
     def _anthropic_strict_request(self, tools: list[Tool], settings: Mapping[str, Any]) -> Iterator[Finding]:
-        bound = limit(ANTHROPIC_STRICT, "max-strict-tools", settings)
-        if bound is not None and len(tools) > bound.value:
-            first_over = tools[bound.value]
-            yield self._finding(
-                first_over,
-                bound,
-                f"this request carries {len(tools)} strict tools; {label(ANTHROPIC_STRICT)} allows {bound.value}: "
-                "keep `strict` only on the tools that need it",
-                first_over.pointer,
-                len(tools),
-            )
+        yield from self._over(
+            limit(ANTHROPIC_STRICT, "max-strict-tools", settings),
+            [(t, t.pointer) for t in tools],
+            f"this request carries {{count}} strict tools; {label(ANTHROPIC_STRICT)} allows {{max}}: "
+            "keep `strict` only on the tools that need it",
+        )
         counted = {
             "max-optional-parameters": (
                 "optional parameters",
@@ -142,20 +138,12 @@ class ProviderLimitExceeded(ToolSetRule):
             ),
         }
         for name, (what, advice) in counted.items():
-            bound = limit(ANTHROPIC_STRICT, name, settings)
-            if bound is None:
-                continue
-            places = [(tool, pointer) for tool in tools for pointer in _parameters(tool, name)]
-            if len(places) > bound.value:
-                tool, pointer = places[bound.value]
-                yield self._finding(
-                    tool,
-                    bound,
-                    f"the strict tools of this request declare {len(places)} {what}; {label(ANTHROPIC_STRICT)} "
-                    f"allows {bound.value} across all strict tools: {advice}, or drop `strict` on some tools",
-                    pointer,
-                    len(places),
-                )
+            yield from self._over(
+                limit(ANTHROPIC_STRICT, name, settings),
+                [(tool, pointer) for tool in tools for pointer in _parameters(tool, name)],
+                f"the strict tools of this request declare {{count}} {what}; {label(ANTHROPIC_STRICT)} allows {{max}} "
+                f"across all strict tools: {advice}, or drop `strict` on some tools",
+            )
 
 
 def _aims_at(tool: Tool, context: LintContext, target: str) -> bool:
