@@ -16,7 +16,7 @@ import json
 import re
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
-from functools import cache, lru_cache
+from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from schemalint.model import EvalFixture, Request, SchemaNode, Severity, Tool, ToolSet
@@ -85,13 +85,7 @@ class LintContext:
 
     def is_strict(self, tool: Tool) -> bool:
         """Whether a strict variant (`openai-strict`) is among the tool's targets."""
-        return _has_strict(self.targets(tool))
-
-
-@lru_cache(maxsize=64)
-def _has_strict(targets: frozenset[str]) -> bool:
-    """Cached per set of targets: SL303 asks it for every object schema, and a run has a handful of sets."""
-    return any(t.endswith("-strict") for t in targets)
+        return any(t.endswith("-strict") for t in self.targets(tool))
 
 
 class Rule:
