@@ -71,16 +71,15 @@ def name_style(name: str) -> str | None:
     has_underscore = "_" in last.strip("_")
     has_dash = "-" in last.strip("-")
     has_hump = re.search(r"[a-z0-9][A-Z]", last) is not None
-    styles = []
-    if has_underscore:
-        styles.append("snake_case")
-    if has_dash:
-        styles.append("kebab-case")
-    if has_hump and not has_underscore and not has_dash:
-        styles.append("PascalCase" if last[:1].isupper() else "camelCase")
-    if len(styles) > 1 or (has_hump and (has_underscore or has_dash)):
+    if has_underscore + has_dash + has_hump > 1:
         return "mixed"
-    return styles[0] if styles else None
+    if has_underscore:
+        return "snake_case"
+    if has_dash:
+        return "kebab-case"
+    if has_hump:
+        return "PascalCase" if last[:1].isupper() else "camelCase"
+    return None
 
 
 def words_in(words: Sequence[str], vocabulary: frozenset[str]) -> bool:
