@@ -146,28 +146,13 @@ OTHER_VERBS = word_set(
 )
 
 _AGENT_OR_ACTION_SUFFIXES = (
-    ("ation", "ate"),
-    ("ation", ""),
-    ("ition", "e"),
-    ("ion", ""),
-    ("ion", "e"),
-    ("ing", ""),
-    ("ing", "e"),
-    ("ator", "ate"),
-    ("er", ""),
-    ("er", "e"),
-    ("or", ""),
-    ("or", "e"),
-    ("ment", ""),
-)
+    ("ation", "ate"), ("ation", ""), ("ition", "e"), ("ion", ""), ("ion", "e"), ("ing", ""), ("ing", "e"),
+    ("ator", "ate"), ("er", ""), ("er", "e"), ("or", ""), ("or", "e"), ("ment", ""),
+)  # fmt: skip
 _IRREGULAR_ACTION_NOUNS = {
-    "analysis": "analyze",
-    "classification": "classify",
-    "verification": "verify",
-    "conversion": "convert",
-    "lookup": "look",
-    "search": "search",
-}
+    "analysis": "analyze", "classification": "classify", "verification": "verify", "conversion": "convert",
+    "lookup": "look", "search": "search",
+}  # fmt: skip
 
 ALL_VERBS = WRITING_VERBS | READING_VERBS | OTHER_VERBS
 
