@@ -51,38 +51,39 @@ class EvalInvalidArguments(FixtureRule):
     summary = "an eval case's expected arguments do not validate against the tool's schema"
 
     def check(self, fixture: EvalFixture, context: LintContext) -> Iterable[Finding]:
-        if not fixture.tools:
-            return
-        by_name: dict[str | None, Tool] = {}
-        for tool in fixture.tools:
-            by_name.setdefault(tool.name, tool)
+        tools: dict[str | None, Tool] = {}
+        for tool in fixture.tools or ():
+            tools.setdefault(tool.name, tool)
         validators: dict[str, Any] = {}
         for case in fixture.cases:
-            found = by_name.get(case.tool)
-            if found is None or case.tool is None or case.args_pointer is None:
+            if case.tool is None or case.tool not in tools or case.args_pointer is None:
                 continue
             if case.tool not in validators:
-                validators[case.tool] = arguments_validator(parameters_as_json_schema(found))
-            try:
-                errors = sorted(
-                    validators[case.tool].iter_errors(case.args),
-                    key=lambda e: [str(p) for p in e.absolute_path],
+                validators[case.tool] = arguments_validator(parameters_as_json_schema(tools[case.tool]))
+            for place, is_key, error in _errors(validators[case.tool], case.args, case.args_pointer):
+                shown = place[len(case.args_pointer) :] or "/"
+                yield Finding(
+                    f"the expected arguments of `{case.tool}` do not validate at {shown}: {error.message} "
+                    f"({error.validator})",
+                    place,
+                    key=is_key,
+                    data={"tool": case.tool, "keyword": str(error.validator)},
                 )
-            except Exception:  # jsonschema's many failures on a broken schema are SL308's and SL309's to report
-                continue
-            for error in errors:
-                if error.validator == "required":
-                    continue
-                pointer = join_pointer(case.args_pointer, *error.absolute_path)
-                for place, is_key in _places(error, pointer):
-                    shown = place[len(case.args_pointer) :] or "/"
-                    yield Finding(
-                        f"the expected arguments of `{case.tool}` do not validate at {shown}: {error.message} "
-                        f"({error.validator})",
-                        place,
-                        key=is_key,
-                        data={"tool": case.tool, "keyword": str(error.validator)},
-                    )
+
+
+def _errors(validator: Any, args: Any, pointer: str) -> list[tuple[str, bool, Any]]:
+    """(place, at a key, error) of each way `args` fails but a missing `required` argument, in path order;
+    none when jsonschema cannot run the schema (a broken schema is SL308's and SL309's to report)."""
+    try:
+        errors = sorted(validator.iter_errors(args), key=lambda e: [str(p) for p in e.absolute_path])
+    except Exception:
+        return []
+    return [
+        (place, is_key, error)
+        for error in errors
+        if error.validator != "required"
+        for place, is_key in _places(error, join_pointer(pointer, *error.absolute_path))
+    ]
 
 
 def _places(error: Any, pointer: str) -> list[tuple[str, bool]]:
