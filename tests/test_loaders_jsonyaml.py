@@ -15,7 +15,6 @@ from schemalint.loaders import LoadError, jsonyaml
 from schemalint.loaders.jsonyaml import (
     MAX_DEPTH,
     MAX_YAML_NODES,
-    JsonOffsets,
     LineIndex,
     decode_source,
     load_json,
@@ -261,15 +260,6 @@ def test_json_scalar_root():
     assert document.positions.locate("") == Span(1, 3, 1, 10)
 
 
-def test_json_positions_index_only_the_containers_on_the_path():
-    text = '{"a": {"x": [1, 2]}, "b": {"y": {"z": 3}, "w": [4]}, "c": {}}'
-    offsets = JsonOffsets(text)
-    assert offsets._containers == {}  # nothing is scanned until a position is asked for
-    start, end = offsets.find("/b/y/z")[2:]
-    assert text[start:end] == "3"
-    assert sorted(offsets._containers) == [0, text.index('{"y"'), text.index('{"z"')]
-
-
 @pytest.mark.parametrize(
     "data",
     [
@@ -331,18 +321,19 @@ def child_pointers(pointer: str, value: object):
 
 
 def assert_offsets_cover_every_value(data: object, text: str) -> None:
-    """Every pointer of the data is found, its span parses back to the value, and a key span to the key."""
-    offsets = JsonOffsets(text)
+    """Every pointer of the data is located, its span parses back to the value, and a key span to the key."""
+    positions = load_json(text, "f").positions
     pending: list[tuple[str, object]] = [("", data)]
     while pending:
         pointer, value = pending.pop()
-        key_start, key_end, start, end = offsets.find(pointer)
-        assert json.loads(text[start:end]) == value, pointer
+        value_span = positions.locate(pointer)
+        assert value_span is not None and json.loads(span_text(text, value_span)) == value, pointer
         if pointer:
             parent = pointer.rsplit("/", 1)[1].replace("~1", "/").replace("~0", "~")
-            if key_start >= 0:
-                assert json.loads(text[key_start:key_end]) == parent
-            else:
+            key_span = positions.locate(pointer, key=True)
+            if key_span != value_span:
+                assert key_span is not None and json.loads(span_text(text, key_span)) == parent
+            else:  # an array element has no key
                 assert parent.isdigit()
         pending += list(child_pointers(pointer, value))
 
@@ -370,15 +361,12 @@ def test_json_offsets_on_hand_written_json(prefix):
 
 
 def test_json_offsets_refuse_non_canonical_array_indexes():
-    offsets = JsonOffsets("[[10, 11]]")
-    assert offsets.find("/0/1") is not None
-    assert offsets.find("/0/01") is None
-    assert offsets.find("/0/-1") is None
-    assert offsets.find("/0/²") is None
-    assert offsets.find("/0/1/0") is None
-
-
-# -- JSON errors --------------------------------------------------------------------------------------
+    positions = load_json("[[10, 11]]", "f").positions
+    assert positions.locate("/0/1") is not None
+    assert positions.locate("/0/01") is None
+    assert positions.locate("/0/-1") is None
+    assert positions.locate("/0/²") is None
+    assert positions.locate("/0/1/0") is None
 
 
 def test_json_syntax_error_position():
@@ -802,7 +790,7 @@ def _loaded(text: str) -> tuple:
         document = load_yaml(text, "f")
     except LoadError as error:
         return ("error", error.message, error.line, error.column)
-    spans = document.positions._find.__self__  # type: ignore[attr-defined]  # the YAML span table
+    spans = document.positions._spans  # type: ignore[attr-defined]  # the YAML span table
     return ("ok", json.dumps(document.data), sorted(spans.items()))
 
 

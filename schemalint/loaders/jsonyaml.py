@@ -3,8 +3,8 @@
 The public API is three functions:
 
 - `decode_source(raw, path)`: bytes to text (UTF-8 with or without BOM, UTF-16/32 with a BOM).
-- `load_json(text, path)`: data from the C `json` module. Positions cost nothing until the first
-  `locate()`; then only the containers on the pointer's path are indexed (see `JsonOffsets`).
+- `load_json(text, path)`: data from the C `json` module, positions from one pass over its tokens
+  (see `_json_spans`).
 - `load_yaml(text, path)`: safe YAML only. Data and positions are built in one pass over parser
   events (no composer, no constructor, no recursion), resolving scalars with the YAML 1.2 core
   schema. Only the first document of a multi-document stream is loaded. The events come from
@@ -26,16 +26,14 @@ import functools
 import json
 import math
 import re
-import sys
 from array import array
 from bisect import bisect_right
-from collections.abc import Callable, Iterable, Iterator
-from json.decoder import scanstring  # type: ignore[attr-defined]  # the C string scanner
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.loaders import Document, LoadError
-from schemalint.model import JSON, Span, escape_pointer_token, unescape_pointer_token
+from schemalint.model import JSON, Span, escape_pointer_token
 
 #: Deepest nesting of objects/arrays (mappings/sequences) a loader accepts; the root container is level 1.
 MAX_DEPTH = 500
@@ -87,31 +85,16 @@ def _position_in(text: str, offset: int) -> tuple[int, int]:
     return LineIndex(text[:offset]).position(offset)
 
 
-#: a span not computed yet (None is an answer: the pointer is not in the document)
-_NOT_LOCATED: Any = object()
-
-
 class OffsetPositions:
-    """`PositionIndex` over character offsets: `find(pointer)` gives a value's `OffsetSpan`."""
+    """`PositionIndex` over a table of `OffsetSpan`s by pointer."""
 
-    def __init__(self, text: str, find: Callable[[str], OffsetSpan | None]) -> None:
+    def __init__(self, text: str, spans: SpanTable) -> None:
         self._text = text
-        self._find = find
+        self._spans = spans
         self._lines: LineIndex | None = None
-        #: spans already computed (several findings often point at one place), by pointer: one
-        #: table for values and one for keys, so that a lookup builds no (pointer, key) tuple
-        self._value_spans: dict[str, Span | None] = {}
-        self._key_spans: dict[str, Span | None] = {}
 
     def locate(self, pointer: str, key: bool = False) -> Span | None:
-        spans = self._key_spans if key else self._value_spans
-        span = spans.get(pointer, _NOT_LOCATED)
-        if span is _NOT_LOCATED:
-            span = spans[pointer] = self._locate(pointer, key)
-        return span
-
-    def _locate(self, pointer: str, key: bool) -> Span | None:
-        entry = self._find(pointer)
+        entry = self._spans.get(pointer)
         if entry is None:
             return None
         key_start, key_end, start, end = entry
@@ -209,15 +192,13 @@ def _shorten(text: str, limit: int = 24) -> str:
 
 _JSON_NON_FINITE = ("NaN", "Infinity", "-Infinity")
 _JSON_WORDS = ("true", "false", "null")
-#: one token per match, by `lastindex`: 1 = a string value, 2 = a key (the string, group 1, has a
-#: ':' after it), 3 = '{' or '[', 4 = '}' or ']', 5 = a number or literal. Commas, colons and
-#: whitespace are skipped by the search. One string alternative with an optional colon: a choice
-#: between two string alternatives backtracks through every character of a long string value.
+_JSON_STRING = r'"[^"\\]*(?:\\.[^"\\]*)*"'
+#: one value per match, with the commas and space before it and its key (group 1) and colon if it has
+#: one; by `lastindex`: 2 = a string, 3 = '{' or '[', 4 = '}' or ']', 5 = a number or literal. The
+#: leading space is matched, not searched past: a search tries every alternative at every character.
 _JSON_TOKEN = re.compile(
-    r'("[^"\\]*(?:\\.[^"\\]*)*")(\s*:)?'
-    r"|([{\[])"
-    r"|([}\]])"
-    r'|([^\s{}\[\]:,"]+)'
+    rf"[ \t\n\r,]*(?:({_JSON_STRING})[ \t\n\r]*:[ \t\n\r]*)?"
+    rf'(?:({_JSON_STRING})|([{{\[])|([}}\]])|([^\s{{}}\[\]:,"]+))'
 )
 
 
@@ -226,7 +207,7 @@ class _DuplicateKey(Exception):
 
 
 class _Problem(Exception):
-    """A refused input at a character offset (raised by the YAML builder, returned by the JSON scan)."""
+    """A refused input at a character offset (raised by the YAML builder and the JSON scan)."""
 
     def __init__(self, message: str, offset: int, first_offset: int = -1) -> None:
         super().__init__(message)
@@ -272,150 +253,51 @@ def _json_literal_problem(token: str) -> str | None:
     return None
 
 
-def first_json_problem(text: str) -> _Problem | None:
-    """The first duplicate key, non-finite or oversized number, or nesting past MAX_DEPTH, in text order.
+def _json_spans(text: str) -> SpanTable:
+    """Where each value of a JSON text is, read in one pass over its tokens with an explicit stack.
 
-    Used only once `json.loads` has refused a text (its hooks and recursion errors carry no
-    position); one linear token scan with an explicit stack.
+    The text is one `json.loads` read, or refused only for a duplicate key, a number, a constant or
+    its nesting (its hooks and recursion errors carry no position): the first of these in text order
+    is raised as a `_Problem`, nesting past MAX_DEPTH included.
     """
-    # per open container: for an object, where each of its keys was first seen; None for an array
-    stack: list[dict[str, int] | None] = []
+    spans: SpanTable = {}
+    # per open container: its pointer, its key's span, its start, and for an object where each of its
+    # keys was first seen, for an array the index of its next element
+    stack: list[list[Any]] = []
     for match in _JSON_TOKEN.finditer(text):
         kind = match.lastindex
-        if kind == 2:  # a key: a string followed by a colon
-            token = match.group(1)
-            key = json.loads(token) if "\\" in token else token[1:-1]
-            keys = stack[-1] if stack else None
-            if keys is not None:
-                if key in keys:
-                    return _Problem(f"duplicate key {json.dumps(key, ensure_ascii=False)}", match.start(1), keys[key])
-                keys[key] = match.start(1)
-        elif kind == 3:  # a container opens
-            if len(stack) >= MAX_DEPTH:
-                return _Problem(f"nesting deeper than {MAX_DEPTH} levels", match.start())
-            stack.append({} if match.group(3) == "{" else None)
-        elif kind == 4:  # a container closes
+        if kind == 4:  # a container closes
             if not stack:
                 break
-            stack.pop()
-        elif kind == 5:  # a number or literal
-            problem = _json_literal_problem(match.group(5))
-            if problem:
-                return _Problem(problem, match.start())
-    return None
-
-
-def _nesting_exceeds_limit(data: JSON) -> bool:
-    """Whether data that json.loads accepted nests deeper than MAX_DEPTH (the root container is level 1).
-
-    One level of containers at a time, so each value is looked at once with no recursion.
-    """
-    level = [data]
-    for _ in range(MAX_DEPTH + 1):
-        containers = [value for value in level if isinstance(value, (dict, list))]
-        if not containers:
-            return False
-        level = [child for value in containers for child in (value.values() if isinstance(value, dict) else value)]
-    return True
-
-
-_JSON_SPACE = re.compile(r"[ \t\n\r]*")
-#: a string, and a number or literal (`true`, `false`, `null`), in a valid JSON text
-_STRING_OR_SCALAR = r'("[^"\\]*(?:\\.[^"\\]*)*")|([-+.0-9a-zE]+)'
-#: an object member from the end of the one before it (or the opening brace): the comma and space,
-#: the key (group 1, without its quotes, still escaped), the colon, then its value when that is a
-#: string (group 2) or a scalar (group 3); a container value starts where the match ends. Or the
-#: closing brace (group 4).
-_JSON_MEMBER = re.compile(
-    r'[ \t\n\r,]*(?:"([^"\\]*(?:\\.[^"\\]*)*)"[ \t\n\r]*:[ \t\n\r]*(?:' + _STRING_OR_SCALAR + r")?|(\}))"
-)
-#: an array element from the end of the one before it (or the opening bracket): groups as in
-#: `_JSON_MEMBER`, with an empty group 1 for the key it does not have, and group 4 the closing bracket
-_JSON_ELEMENT = re.compile(r"[ \t\n\r,]*(?:()(?:" + _STRING_OR_SCALAR + r"|(?=[\[{]))|(\]))")
-#: what a member or element match is, by its `lastindex`: a key whose value is a container (which
-#: starts where the match ends), a string or a scalar, or the container's closing bracket
-_CONTAINER_VALUE, _CLOSING_BRACKET = 1, 4
-_ARRAY_INDEX = re.compile(r"(?:0|[1-9][0-9]*)\Z")
-
-#: the members of one container: an object's keys -> member number (None for an array, whose
-#: members are numbered by index), and four offsets per member (an `OffsetSpan`)
-_Members = tuple[dict[str, int] | None, array]
-
-
-class JsonOffsets:
-    """Where each value of a valid JSON text is, indexed one container at a time.
-
-    A container is indexed the first time a pointer goes through it: a pattern reads its members'
-    keys, strings and scalars, and the C scanner skips its container values (it returns where a
-    value ends). The work is proportional to the containers on the pointers asked for, not to
-    the file.
-    """
-
-    def __init__(self, text: str) -> None:
-        self._text = text
-        #: the C scanner: (value, end) for the value at an offset. Only the end is used: objects are
-        #: handed to `len` as they are parsed rather than kept.
-        self._skip_value = json.JSONDecoder(object_hook=len).scan_once  # type: ignore[attr-defined]
-        #: by a container's start offset; None for a scalar
-        self._containers: dict[int, _Members | None] = {}
-        start = _JSON_SPACE.match(text).end()  # type: ignore[union-attr]
-        self._root: OffsetSpan = (-1, -1, start, len(text.rstrip(" \t\n\r")))
-
-    def find(self, pointer: str) -> OffsetSpan | None:
-        """The span of the value at `pointer` (and of its key, for an object member), or None."""
-        entry = self._root
-        containers = self._containers
-        for token in pointer.split("/")[1:]:
-            start = entry[2]
-            if start not in containers:
-                containers[start] = self._index(start)
-            members = containers[start]
-            if members is None:
-                return None
-            names, offsets = members
-            if names is not None:
-                number = names.get(unescape_pointer_token(token), -1)
-            elif _ARRAY_INDEX.match(token):
-                number = int(token)
-            else:
-                return None
-            at = 4 * number
-            if not 0 <= at < len(offsets):
-                return None
-            entry = (offsets[at], offsets[at + 1], offsets[at + 2], offsets[at + 3])
-        return entry
-
-    def _index(self, start: int) -> _Members | None:
-        """The members of the container at `start`, or None for a scalar."""
-        text = self._text
-        opening = text[start]
-        if opening not in "{[":
-            return None
-        names: dict[str, int] | None = {} if opening == "{" else None
-        next_member = _JSON_ELEMENT.match if names is None else _JSON_MEMBER.match
-        scanned: list[int] = []
-        position = start + 1
-        while True:
-            match = next_member(text, position)
-            kind = match.lastindex  # type: ignore[union-attr]  # the text is valid JSON: a member or the end
-            position = match.end()  # type: ignore[union-attr]
-            if kind == _CLOSING_BRACKET:
-                return names, array("q", scanned)
-            key_start = key_end = -1
-            if names is not None:
-                key = match.group(1)  # type: ignore[union-attr]
-                key_start, key_end = match.span(1)  # type: ignore[union-attr]
-                if "\\" in key:
-                    key = scanstring(text, key_start)[0]
-                names[sys.intern(key)] = len(names)  # keys repeat across tools: share them
-                key_start -= 1  # the quotes are part of the key's span
-                key_end += 1
-            if kind == _CONTAINER_VALUE:
-                value_start = position
-                position = self._skip_value(text, value_start)[1]
-            else:
-                value_start = match.start(kind)  # type: ignore[arg-type,union-attr]
-            scanned += (key_start, key_end, value_start, position)
+            container = stack.pop()
+            spans[container[0]] = (container[1], container[2], container[3], match.end())
+            continue
+        key_start, key_end = match.span(1)
+        if key_start >= 0:  # an object member
+            token = match.group(1)
+            key = json.loads(token) if "\\" in token else token[1:-1]
+            parent = stack[-1]
+            if key in parent[4]:
+                raise _Problem(f"duplicate key {json.dumps(key, ensure_ascii=False)}", key_start, parent[4][key])
+            parent[4][key] = key_start
+            pointer = parent[0] + "/" + escape_pointer_token(key)
+        elif stack:  # an array element
+            parent = stack[-1]
+            pointer = f"{parent[0]}/{parent[4]}"
+            parent[4] += 1
+        else:
+            pointer = ""
+        start = match.start(kind)  # type: ignore[arg-type]
+        if kind == 3:  # a container opens
+            if len(stack) >= MAX_DEPTH:
+                raise _Problem(f"nesting deeper than {MAX_DEPTH} levels", start)
+            stack.append([pointer, key_start, key_end, start, {} if match.group(3) == "{" else 0])
+            continue
+        problem = _json_literal_problem(match.group(5)) if kind == 5 else None
+        if problem:
+            raise _Problem(problem, start)
+        spans[pointer] = (key_start, key_end, start, match.end())
+    return spans
 
 
 def _error_at(text: str, message: str, offset: int) -> LoadError:
@@ -423,16 +305,8 @@ def _error_at(text: str, message: str, offset: int) -> LoadError:
     return LoadError(message, line, column)
 
 
-def _locate_json_problem(text: str, fallback: str) -> LoadError:
-    """The error json.loads raised, placed: the first problem in text order, with its position."""
-    problem = first_json_problem(text)
-    if problem is None:
-        return LoadError(fallback)
-    return problem.to_load_error(text)
-
-
 def load_json(text: str, path: str) -> Document:
-    """Parse JSON with the C decoder; positions are scanned on the first `locate()`.
+    """Parse JSON with the C decoder, and scan its tokens for positions.
 
     Refuses duplicate keys, NaN/Infinity, numbers that do not fit a float or have too many digits,
     and nesting deeper than MAX_DEPTH, each with the line:column where it happens.
@@ -446,19 +320,27 @@ def load_json(text: str, path: str) -> Document:
             parse_constant=_reject_constant,
             parse_float=_finite_float,
         )
+        spans = _json_spans(text)
     except json.JSONDecodeError as error:
         raise _error_at(text, error.msg, error.pos) from None
+    except _Problem as problem:  # nested deeper than MAX_DEPTH
+        raise problem.to_load_error(text) from None
     except _DuplicateKey:
-        raise _locate_json_problem(text, "duplicate key") from None
+        raise _json_problem(text, "duplicate key") from None
     except RecursionError:
-        raise _locate_json_problem(text, f"nesting too deep to parse (limit {MAX_DEPTH} levels)") from None
+        raise _json_problem(text, f"nesting too deep to parse (limit {MAX_DEPTH} levels)") from None
     except ValueError as error:  # _ValueProblem from the hooks, or int() refusing a huge number
-        raise _locate_json_problem(text, _one_line(str(error))) from None
-    if _nesting_exceeds_limit(data):
-        raise _locate_json_problem(text, f"nesting deeper than {MAX_DEPTH} levels")
-    return Document(
-        path=path, text=text, data=data, format="json", positions=OffsetPositions(text, JsonOffsets(text).find)
-    )
+        raise _json_problem(text, _one_line(str(error))) from None
+    return Document(path=path, text=text, data=data, format="json", positions=OffsetPositions(text, spans))
+
+
+def _json_problem(text: str, fallback: str) -> LoadError:
+    """The error json.loads raised, placed: the first problem in text order, with its position."""
+    try:
+        _json_spans(text)
+    except _Problem as problem:
+        return problem.to_load_error(text)
+    return LoadError(fallback)
 
 
 def load_jsonl(text: str, path: str) -> Document:
@@ -477,6 +359,9 @@ def load_jsonl(text: str, path: str) -> Document:
         raise LoadError("empty file")
     data = [document.data for _, document in lines]
     return Document(path=path, text=text, data=data, format="jsonl", positions=JsonLinesPositions(lines))
+
+
+_ARRAY_INDEX = re.compile(r"(?:0|[1-9][0-9]*)\Z")
 
 
 class JsonLinesPositions:
@@ -854,7 +739,7 @@ def load_yaml(text: str, path: str) -> Document:
         data = _build_with_ruamel(builder, text)
     if not builder.has_document:
         raise LoadError("empty file (no YAML document)")
-    return Document(path=path, text=text, data=data, format="yaml", positions=OffsetPositions(text, builder.spans.get))
+    return Document(path=path, text=text, data=data, format="yaml", positions=OffsetPositions(text, builder.spans))
 
 
 def _build_with_ruamel(builder: _YamlBuilder, text: str) -> JSON:
