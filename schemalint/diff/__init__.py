@@ -13,7 +13,7 @@ from pathlib import Path
 from schemalint.config import Config
 from schemalint.diagnostics import Diagnostic
 from schemalint.diff.compare import Change, SchemaView, Side, ToolComparison, canonical, show
-from schemalint.diff.matching import Matching, Pairing, match_tools, with_renames
+from schemalint.diff.matching import Matching, Pairing, match_tools
 from schemalint.diff.sources import RawSource, SourceError, read_side
 from schemalint.engine import ConfigResolver, LintOptions, LintResult, RuleSet, SourceResult, load_source, locate
 from schemalint.loaders import Document
@@ -39,8 +39,8 @@ def run_diff(
     """Like diff(), with the loaded files (their documents give the text reporter its excerpts)."""
     options = options or LintOptions()
     config = ConfigResolver(options).for_path(Path.cwd() / "_")
-    old = load_side(_specs(old_sources), config)
-    new = load_side(_specs(new_sources), config)
+    old = load_side(old_sources, config)
+    new = load_side(new_sources, config)
     enabled = RuleSet(config).enabled
     diagnostics = [d for s in (*old, *new) for d in s.diagnostics if d.code in enabled]
     diagnostics += diff_sources(old, new, config)
@@ -48,16 +48,10 @@ def run_diff(
     return LintResult(diagnostics, [*old, *new])
 
 
-def _specs(sources: str | Sequence[str]) -> list[str]:
-    return [sources] if isinstance(sources, str) else list(sources)
-
-
-def load_side(specs: Sequence[str], config: Config) -> list[SourceResult]:
+def load_side(sources: str | Sequence[str], config: Config) -> list[SourceResult]:
     """Read and parse one side; raises SourceError when a side cannot be read at all."""
-    raw: list[RawSource] = []
-    for spec in specs:
-        raw.extend(read_side(spec, config.include))
-    return load_raw(raw, config)
+    specs = [sources] if isinstance(sources, str) else sources
+    return load_raw([raw for spec in specs for raw in read_side(spec, config.include)], config)
 
 
 def load_raw(raw: Iterable[RawSource], config: Config) -> list[SourceResult]:
@@ -140,35 +134,12 @@ def _namesakes(old: Sequence[SourceResult], new: Sequence[SourceResult]) -> dict
     return out
 
 
-def match_by_file(old_tools: Sequence[Tool], new_tools: Sequence[Tool], same_files: Mapping[str, str]) -> Matching:
-    """Tools paired by name within each file and its new version (`same_files`), then across files for
-    the tools left over (moved from one file to another), then renames among the rest."""
-    new_by_file: dict[str, list[Tool]] = {}
-    for tool in new_tools:
-        new_by_file.setdefault(tool.path, []).append(tool)
-    old_by_file: dict[str, list[Tool]] = {}
-    for tool in old_tools:
-        old_by_file.setdefault(tool.path, []).append(tool)
-    pairs: list[Pairing] = []
-    paired: set[int] = set()
-    for old_path, new_path in same_files.items():
-        in_file = match_tools(old_by_file.get(old_path, []), new_by_file.get(new_path, []), renames=False)
-        pairs += in_file.pairs
-        paired.update(id(t) for p in in_file.pairs for t in (p.old, p.new))
-    moved = match_tools(
-        [t for t in old_tools if id(t) not in paired], [t for t in new_tools if id(t) not in paired], renames=False
-    )
-    return with_renames(Matching(pairs + moved.pairs, moved.removed, moved.added))
-
-
 def compare_tools(
     old_tools: Sequence[Tool], new_tools: Sequence[Tool], same_files: Mapping[str, str] | None = None
 ) -> list[tuple[Change, str | None]]:
     """Every change between two tool lists, each with the name of the tool it concerns; with
-    `same_files`, tools pair within a file first (match_by_file)."""
-    matching = (
-        match_tools(old_tools, new_tools) if same_files is None else match_by_file(old_tools, new_tools, same_files)
-    )
+    `same_files`, tools pair within a file first (match_tools)."""
+    matching = match_tools(old_tools, new_tools, same_files)
     out: list[tuple[Change, str | None]] = []
     for tool in matching.removed:
         out.append((_presence_change(tool, removed=True), tool.name))
@@ -182,7 +153,9 @@ def compare_tools(
             change.data["before_existing"] = True
         out.append((change, tool.name))
     for pairing in matching.pairs:
-        out.extend((_placed(c, pairing.old, pairing.new), pairing.new.name) for c in _pair_changes(pairing))
+        for change in _pair_changes(pairing):
+            change.path = pairing.old.path if change.side == "old" else pairing.new.path
+            out.append((change, pairing.new.name))
     out.extend(_order_changes(matching))
     return out
 
@@ -196,11 +169,6 @@ def _presence_change(tool: Tool, removed: bool) -> Change:
         return Change("SL901", message, "old", pointer, data=data, path=tool.path)
     data = {"tool": tool.name, "old": None, "new": tool.name}
     return Change("SL916", f"new tool `{tool.name}`", "new", pointer, data=data, path=tool.path)
-
-
-def _placed(change: Change, old: Tool, new: Tool) -> Change:
-    change.path = old.path if change.side == "old" else new.path
-    return change
 
 
 def _pair_changes(pairing: Pairing) -> list[Change]:

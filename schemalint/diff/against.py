@@ -13,7 +13,7 @@ from pathlib import Path
 
 from schemalint.diagnostics import Diagnostic
 from schemalint.diff import diff_sources, load_raw
-from schemalint.diff.sources import RawSource, SourceError, check_ref, read_index_file, repository_root, run_git
+from schemalint.diff.sources import RawSource, SourceError, check_ref, repository_root, run_git
 from schemalint.engine import ConfigResolver, LintOptions, LintResult, RuleSet, load_source, run_rules
 from schemalint.paths import display_path, matches_any
 
@@ -108,7 +108,7 @@ def _tree_files(ref: str, root: Path) -> list[str]:
 def _new_version(root: Path, relative: str, absolute: Path, shown: str, staged: bool) -> RawSource | None:
     if staged:
         try:
-            return read_index_file(root, relative, shown)
+            return RawSource(shown, run_git(["cat-file", "blob", f":{relative}"], root), True)
         except SourceError:  # deleted in the index
             return None
     if not absolute.is_file():

@@ -80,35 +80,36 @@ def description_similarity(a: str | None, b: str | None) -> float:
     return matcher.ratio()
 
 
-def match_tools(old_tools: Sequence[Tool], new_tools: Sequence[Tool], renames: bool = True) -> Matching:
-    """Pairs by name (in order, so duplicated names pair up one by one), then (with `renames`) renames."""
+def _by_name(old_tools: Sequence[Tool], new_tools: Sequence[Tool]) -> list[Pairing]:
+    """Pairs by name, in order, so duplicated names pair up one by one (unnamed tools are SL201/SL103's)."""
     by_name: dict[str, list[Tool]] = {}
     for tool in new_tools:
         if tool.name is not None:
             by_name.setdefault(tool.name, []).append(tool)
+    return [
+        Pairing(tool, by_name[tool.name].pop(0), renamed=False)
+        for tool in old_tools
+        if tool.name is not None and by_name.get(tool.name)
+    ]
+
+
+def match_tools(
+    old_tools: Sequence[Tool], new_tools: Sequence[Tool], same_files: Mapping[str, str] | None = None
+) -> Matching:
+    """Tools paired by name within each file and its new version (`same_files`), then across files for
+    the tools left over (moved from one file to another), then renames among the rest."""
     pairs: list[Pairing] = []
-    removed: list[Tool] = []
-    for tool in old_tools:
-        candidates = by_name.get(tool.name or "", [])  # unnamed tools are SL201/SL103's business
-        if tool.name is not None and candidates:
-            pairs.append(Pairing(tool, candidates.pop(0), renamed=False))
-        elif tool.name is not None:
-            removed.append(tool)
-    paired_new = {id(p.new) for p in pairs}
-    added = [t for t in new_tools if t.name is not None and id(t) not in paired_new]
-    return with_renames(Matching(pairs, removed, added)) if renames else Matching(pairs, removed, added)
-
-
-def with_renames(matching: Matching) -> Matching:
-    """`matching` with its removed and added tools that are one renamed tool paired up."""
-    removed, added = matching.removed, matching.added
+    for old_path, new_path in (same_files or {}).items():
+        pairs += _by_name([t for t in old_tools if t.path == old_path], [t for t in new_tools if t.path == new_path])
+    paired = {id(t) for p in pairs for t in (p.old, p.new)}
+    pairs += _by_name([t for t in old_tools if id(t) not in paired], [t for t in new_tools if id(t) not in paired])
+    paired = {id(t) for p in pairs for t in (p.old, p.new)}
+    removed = [t for t in old_tools if t.name is not None and id(t) not in paired]
+    added = [t for t in new_tools if t.name is not None and id(t) not in paired]
     renames = _renames(removed, added)
-    renamed_old = {id(p.old) for p in renames}
-    renamed_new = {id(p.new) for p in renames}
+    renamed = {id(t) for p in renames for t in (p.old, p.new)}
     return Matching(
-        matching.pairs + renames,
-        [t for t in removed if id(t) not in renamed_old],
-        [t for t in added if id(t) not in renamed_new],
+        pairs + renames, [t for t in removed if id(t) not in renamed], [t for t in added if id(t) not in renamed]
     )
 
 

@@ -112,11 +112,6 @@ def read_git_side(ref: str, path: str, include: Sequence[str] = DEFAULT_INCLUDE)
     return out
 
 
-def read_index_file(root: Path, tree_path: str, shown: str) -> RawSource:
-    """A file as staged in the index (`git show :path`)."""
-    return RawSource(shown, run_git(["cat-file", "blob", f":{tree_path}"], root), True)
-
-
 def read_disk_side(spec: str, include: Sequence[str] = DEFAULT_INCLUDE) -> list[RawSource]:
     from schemalint.loaders import LoadError
 
