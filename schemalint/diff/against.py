@@ -18,30 +18,25 @@ from schemalint.engine import ConfigResolver, LintOptions, LintResult, RuleSet, 
 from schemalint.paths import display_path, matches_any
 
 
-def changed_files(ref: str, root: Path, staged: bool) -> list[str]:
-    """Paths (relative to the repository root) that differ between REF and the work tree (or the index)."""
-    command = ["diff", "--name-only", "--no-renames", "-z", *(["--cached"] if staged else []), ref, "--"]
-    names = run_git(command, root).split(b"\0")
-    if not staged:
-        names += run_git(["ls-files", "--others", "--exclude-standard", "-z"], root).split(b"\0")
-    return sorted({n.decode("utf-8", "surrogateescape") for n in names if n})
-
-
-def renamed_files(ref: str, root: Path, staged: bool) -> dict[str, str]:
-    """Old path -> new path (relative to the repository root) of the files git sees as renamed since REF."""
+def changed_files(ref: str, root: Path, staged: bool) -> tuple[list[str], dict[str, str]]:
+    """Paths (relative to the repository root) that differ between REF and the work tree (or the index),
+    and old path -> new path of the files git sees as renamed."""
     command = ["diff", "--name-status", "-M", "-z", *(["--cached"] if staged else []), ref, "--"]
     fields = [f.decode("utf-8", "surrogateescape") for f in run_git(command, root).split(b"\0")]
-    out: dict[str, str] = {}
+    names: set[str] = set()
+    renames: dict[str, str] = {}
     index = 0
     while index < len(fields) and fields[index]:
         status = fields[index]
-        if status.startswith(("R", "C")):
-            if status.startswith("R"):
-                out[fields[index + 1]] = fields[index + 2]
-            index += 3
-        else:
-            index += 2
-    return out
+        paths = fields[index + 1 : index + (3 if status.startswith(("R", "C")) else 2)]
+        names.update(paths)
+        if status.startswith("R"):
+            renames[paths[0]] = paths[1]
+        index += 1 + len(paths)
+    if not staged:
+        untracked = run_git(["ls-files", "--others", "--exclude-standard", "-z"], root).split(b"\0")
+        names.update(n.decode("utf-8", "surrogateescape") for n in untracked if n)
+    return sorted(names), renames
 
 
 def _under(path: Path, folders: Sequence[Path]) -> bool:
@@ -71,9 +66,10 @@ def lint_against(ref: str, paths: Sequence[str], options: LintOptions, staged: b
     present_at_ref = set(_tree_files(ref, root))
     old_raw: list[RawSource] = []
     new_sources = []
-    renames = {new: old for old, new in renamed_files(ref, root, staged).items()}
+    changed, renamed = changed_files(ref, root, staged)
+    renames = {new: old for old, new in renamed.items()}
     same_files: dict[str, str] = {}  # an old file (REF:path) -> its version now
-    for relative in changed_files(ref, root, staged):
+    for relative in changed:
         absolute = (root / relative).resolve()
         config = resolver.for_path(absolute)
         if not _under(absolute, folders) or not matches_any(absolute, config.include):

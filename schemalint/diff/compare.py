@@ -222,7 +222,7 @@ class ToolComparison:
         self.old_view = old_view
         self.new_view = new_view
         self.changes: list[Change] = []
-        self._seen: set[tuple[str, str, str]] = set()
+        self._seen: set[tuple[str, str]] = set()
         self._checkers: tuple[SchemaChecker, SchemaChecker] | None = None
 
     @property
@@ -245,29 +245,23 @@ class ToolComparison:
         data = {"tool": self.tool, "parameter": label or None, **extra}
         self.changes.append(Change(code, message, side, pointer, key, severity, data))
 
-    def _nodes(self, old: JSON, old_pointer: str, new: JSON, new_pointer: str) -> tuple[Node, Node] | None:
+    def _changed_nodes(self, old: JSON, old_pointer: str, new: JSON, new_pointer: str) -> tuple[Node, Node] | None:
+        """Both sides as nodes to compare, or None when they are identical (the same content, and no
+        `$ref` whose target could differ: a whole schema root carries its targets) or already compared
+        (a recursive `$ref`, or a `$def` reached twice)."""
+        text = canonical(old)
+        if text == canonical(new) and (
+            '"$ref"' not in text or (old is self.old_view.root and new is self.new_view.root)
+        ):
+            return None
         old_node = self.old_view.node(old, old_pointer)
         new_node = self.new_view.node(new, new_pointer)
-        seen_key = (old_node.pointer, new_node.pointer, "")
-        if seen_key in self._seen:  # a recursive $ref, or a $def reached twice: compared once
+        if (old_node.pointer, new_node.pointer) in self._seen:
             return None
-        self._seen.add(seen_key)
+        self._seen.add((old_node.pointer, new_node.pointer))
         return old_node, new_node
 
     # -- input schemas (requests) ---------------------------------------------------------------------
-
-    def _identical(self, old: JSON, new: JSON) -> bool:
-        """Same content, and no `$ref` whose target could differ (a whole schema root carries its targets)."""
-        text = canonical(old)
-        if text != canonical(new):
-            return False
-        return '"$ref"' not in text or (old is self.old_view.root and new is self.new_view.root)
-
-    def _changed_nodes(self, old: JSON, old_pointer: str, new: JSON, new_pointer: str) -> tuple[Node, Node] | None:
-        """Both sides as nodes to compare, or None when they are identical or not both schemas."""
-        if self._identical(old, new):
-            return None
-        return self._nodes(old, old_pointer, new, new_pointer)
 
     def compare_input(self, old: JSON, old_pointer: str, new: JSON, new_pointer: str, label: str = "") -> None:
         pair = self._changed_nodes(old, old_pointer, new, new_pointer)
