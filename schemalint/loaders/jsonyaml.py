@@ -312,6 +312,11 @@ def load_json(text: str, path: str) -> Document:
     and nesting deeper than MAX_DEPTH, each with the line:column where it happens.
     """
     text = _without_bom(text)
+    data, spans = _parse_json(text)
+    return Document(path=path, text=text, data=data, format="json", positions=OffsetPositions(text, spans))
+
+
+def _parse_json(text: str) -> tuple[JSON, SpanTable]:
     _check_not_empty(text)
     try:
         data = json.loads(
@@ -320,7 +325,7 @@ def load_json(text: str, path: str) -> Document:
             parse_constant=_reject_constant,
             parse_float=_finite_float,
         )
-        spans = _json_spans(text)
+        return data, _json_spans(text)
     except json.JSONDecodeError as error:
         raise _error_at(text, error.msg, error.pos) from None
     except _Problem as problem:  # nested deeper than MAX_DEPTH
@@ -331,7 +336,6 @@ def load_json(text: str, path: str) -> Document:
         raise _json_problem(text, f"nesting too deep to parse (limit {MAX_DEPTH} levels)") from None
     except ValueError as error:  # _ValueProblem from the hooks, or int() refusing a huge number
         raise _json_problem(text, _one_line(str(error))) from None
-    return Document(path=path, text=text, data=data, format="json", positions=OffsetPositions(text, spans))
 
 
 def _json_problem(text: str, fallback: str) -> LoadError:
@@ -345,42 +349,28 @@ def _json_problem(text: str, fallback: str) -> LoadError:
 
 def load_jsonl(text: str, path: str) -> Document:
     """JSON Lines: one JSON value per non-blank line, each read as `load_json` reads a file. The data is
-    the list of the lines' values; pointer `/N/...` is in the N-th of them (blank lines not counted)."""
+    the list of the lines' values; pointer `/N/...` is in the N-th of them (blank lines not counted),
+    and the empty pointer is the first line's value."""
     text = _without_bom(text)
     _check_not_empty(text)
-    lines: list[tuple[int, Document]] = []
+    data: list[JSON] = []
+    spans: SpanTable = {}
+    start = 0  # where the line starts in the text
     for number, line in enumerate(text.split("\n"), 1):
         if line.strip():
             try:
-                lines.append((number, load_json(line.rstrip("\r"), path)))
+                value, line_spans = _parse_json(_without_bom(line.rstrip("\r")))
             except LoadError as error:
                 raise LoadError(error.message, number, error.column) from None
-    if not lines:
+            for pointer, (key_start, key_end, value_start, value_end) in line_spans.items():
+                key = (key_start + start, key_end + start) if key_start >= 0 else (-1, -1)
+                spans[f"/{len(data)}{pointer}"] = (*key, value_start + start, value_end + start)
+            data.append(value)
+        start += len(line) + 1
+    if not data:
         raise LoadError("empty file")
-    data = [document.data for _, document in lines]
-    return Document(path=path, text=text, data=data, format="jsonl", positions=JsonLinesPositions(lines))
-
-
-_ARRAY_INDEX = re.compile(r"(?:0|[1-9][0-9]*)\Z")
-
-
-class JsonLinesPositions:
-    """Positions in a JSON Lines text: each line's own positions, moved down to its line."""
-
-    def __init__(self, lines: list[tuple[int, Document]]) -> None:
-        self._lines = lines
-
-    def locate(self, pointer: str, key: bool = False) -> Span | None:
-        index, _, rest = pointer[1:].partition("/")
-        if not pointer:
-            index = "0"
-        if not _ARRAY_INDEX.match(index) or int(index) >= len(self._lines):
-            return None
-        number, document = self._lines[int(index)]
-        span = document.positions.locate(f"/{rest}" if rest else "", key and bool(rest))
-        if span is None:
-            return None
-        return Span(span.line + number - 1, span.column, span.end_line + number - 1, span.end_column)
+    spans[""] = spans["/0"]
+    return Document(path=path, text=text, data=data, format="jsonl", positions=OffsetPositions(text, spans))
 
 
 def _one_line(message: str) -> str:
