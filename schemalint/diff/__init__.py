@@ -124,14 +124,9 @@ def _namesakes(old: Sequence[SourceResult], new: Sequence[SourceResult]) -> dict
     new_paths = [s.path for s in new if s.tools]
     if len(old_paths) == len(new_paths) == 1:
         return {old_paths[0]: new_paths[0]}
-    new_by_name = {path: path for path in new_paths}
-    out = {}
-    for path in old_paths:
-        revision = split_git_spec(path)
-        name = new_by_name.get(revision[1] if revision is not None else path)
-        if name is not None:
-            out[path] = name
-    return out
+    present = set(new_paths)
+    names = {path: (split_git_spec(path) or ("", path))[1] for path in old_paths}
+    return {path: name for path, name in names.items() if name in present}
 
 
 def compare_tools(
