@@ -46,11 +46,24 @@ def _factor(a: str, b: str, text_a: str = "", text_b: str = "", params_a: str = 
         ("simulate_payment", "make_payment", "a draft against the action itself"),
         ("create_row", "create_sheet", "different objects"),  # a general noun is the object when alone
         ("add_item", "add_folder", "different objects"),
+        ("list_subscriptions", "subscribe_to_channel", "reads what the other one's action makes"),
+        ("get_reminders", "remind_user", "reads what the other one's action makes"),
+        ("get_account_preferences", "list_invoices", "one item against a list"),  # one account's settings
+        ("shop_getProducts", "shop_getProductById", "one against many"),
+        ("crm_archiveDeal", "crm_archiveDealUpdate", "different objects"),  # the verb of a camelCase part
+        ("post_comment", "put_comment", "different actions"),  # not synonyms: send against write
     ],
 )
 def test_each_signal_separates_jobs(a: str, b: str, reason: str) -> None:
     assert _factor(a, b) == reason
     assert _factor(b, a) == reason  # symmetric
+
+
+def test_all_of_a_kind_in_the_text_is_many() -> None:
+    text_one, text_all = "Mark a to-do item as done.", "Mark all pending to-do items as done."
+    assert job_factor(
+        "mark_todo_done", text_one, frozenset(), frozenset(), "mark_all_todos_done", text_all, frozenset(), frozenset()
+    ).factor == pytest.approx(0.3)
 
 
 def test_one_against_many_is_stronger_when_the_texts_say_so() -> None:
@@ -104,6 +117,11 @@ def test_paging_parameters_separate_a_list_from_a_single_read() -> None:
         ("add_email_draft", "create_email_draft"),  # two drafts: the same job
         ("get_draft", "fetch_draft"),
         ("add_record", "insert_record"),  # a general noun on both sides is the same object
+        ("patch_record", "put_record"),  # a partial and a full update
+        ("replace_note", "update_note"),
+        ("apply_manifest", "create_manifest"),
+        ("list_folder", "list_folder_with_dates"),  # a variant that adds a detail to the same listing
+        ("crm_getContactV1", "crm_fetchContactV2"),  # version tags name no object
     ],
 )
 def test_nothing_separates_truly_overlapping_tools(a: str, b: str) -> None:
@@ -113,6 +131,9 @@ def test_nothing_separates_truly_overlapping_tools(a: str, b: str) -> None:
 def test_a_verb_word_inside_a_name_is_a_noun() -> None:
     assert name_shape("delete_file").objects == ("file",)
     assert name_shape("branch_write").verbs == ("write",)
+    assert name_shape("sub_task_write").verbs == ("write",)
+    assert name_shape("acme_archiveProjectUpdate").verbs == ("archive",)
+    assert name_shape("acme_archiveProjectUpdate").objects == ("acme", "project", "update")
     assert name_shape("get_release_by_tag").objects == ("release", "tag")
     assert singular("entries") == "entry" and singular("addresses") == "address" and singular("status") == "status"
 
@@ -148,6 +169,52 @@ SERVERS = {
             _tool("delete_message", "Delete a message from the mailbox."),
         ],
         ("reply_to_message", "answer_message"),
+    ),
+    # a settings read is not a listing, a subscription list is not the subscribing, but replacing a
+    # record and updating it are one job
+    "records": (
+        [
+            _tool("update_record", "Update the fields of an existing record in the store."),
+            _tool("replace_record", "Replace an existing record in the store with new field values."),
+            _tool("get_store_settings", "Get the settings of the record store: retention, region and quotas."),
+            _tool("list_record_types", "List the record types defined in the record store."),
+            _tool("list_subscriptions", "List the change feeds of the record store the caller is subscribed to."),
+            _tool("subscribe_to_changes", "Subscribe the caller to the change feed of the record store."),
+            _tool("delete_record", "Delete a record from the store."),
+        ],
+        ("update_record", "replace_record"),
+    ),
+    # reviewing a query is not running it; a partial and a full update of a dashboard are one job
+    "warehouse": (
+        [
+            _tool("review_query", "Review a SQL query for the warehouse and suggest faster ways to write it."),
+            _tool("run_query", "Run a SQL query on the warehouse and return the rows."),
+            _tool("patch_dashboard", "Change some fields of a warehouse dashboard, leaving the others as they are."),
+            _tool("put_dashboard", "Write a warehouse dashboard, replacing all of its fields."),
+            _tool("list_tables", "List the tables of the warehouse."),
+        ],
+        ("patch_dashboard", "put_dashboard"),
+    ),
+    # a geocoder is not the map it feeds; a listing with one more detail is still the listing
+    "maps": (
+        [
+            _tool("geocode", "Find the coordinates and bounding box of a place name."),
+            _tool("show_map", "Display an interactive map of a bounding box; use the GeoCode tool to find one."),
+            _tool("list_saved_places", "List the places the user saved on the map."),
+            _tool("list_saved_places_with_notes", "List the places the user saved on the map, with the note on each."),
+            _tool("get_directions", "Get driving directions between two places on the map."),
+        ],
+        ("list_saved_places", "list_saved_places_with_notes"),
+    ),
+    "cluster": (
+        [
+            _tool("apply_manifest", "Apply a YAML manifest to the cluster, creating or updating what it describes."),
+            _tool("create_resource", "Create a resource in the cluster from a YAML manifest."),
+            _tool("get_pod_logs", "Get the logs of a pod in the cluster."),
+            _tool("scale_deployment", "Scale a deployment of the cluster to a number of replicas."),
+            _tool("delete_resource", "Delete a resource from the cluster."),
+        ],
+        ("apply_manifest", "create_resource"),
     ),
 }
 

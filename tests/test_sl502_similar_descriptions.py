@@ -354,7 +354,7 @@ def test_the_scale_moves_with_the_set_size_without_a_jump() -> None:
 def test_code_examples_and_shared_lines_are_not_embedded() -> None:
     """An API's example requests and its shared input notes are alike in every tool: the embedded text
     keeps each tool's own lines only."""
-    from schemalint.similarity.scoring import common_sentences, tool_view
+    from schemalint.similarity.scoring import drop_common_sentences, tool_view
 
     shared = "Input options:\n- projectSlug: the project, from list_projects\n- branch: the branch name\n"
     example = '\n```console\ncurl -H "Authorization: Bearer $TOKEN" https://api.example.com/v1/runs\n```\n'
@@ -363,8 +363,8 @@ def test_code_examples_and_shared_lines_are_not_embedded() -> None:
         tool_view("list_run_artifacts", f"List the files a run produced.\n{shared}{example}", None),
         tool_view("cancel_run", f"Cancel a run that is still going.\n{shared}", None),
     ]
-    common = common_sentences(views)
-    assert [view.embedding_text(common) for view in views] == [
+    drop_common_sentences(views)
+    assert [view.embedding_text() for view in views] == [
         "get run logs: Fetch the logs of a failed run.",
         "list run artifacts: List the files a run produced.",
         "cancel run: Cancel a run that is still going.",
@@ -396,3 +396,31 @@ def test_a_description_that_names_its_sibling_by_title_draws_the_line(reference:
     # the title's words in plain prose, neither quoted nor called a tool, are no reference
     tools[1]["description"] = f"{text} summary: get package info in one call."
     assert run_rule(SimilarDescriptions(), tools, settings=_settings("static", tmp_path))
+
+
+def test_a_description_that_calls_its_sibling_by_name_in_any_case_draws_the_line() -> None:
+    from schemalint.similarity.scoring import names_sibling, tool_view
+
+    geocode = tool_view("geocode", "Find the coordinates of a place name.", None)
+    for text, named in [
+        ("Show a map of an area; use the GeoCode tool to find it.", True),
+        ("Show a map of an area; call 'Geocode' first.", True),
+        ("Show a map of an area found by geocoding.", False),  # a word of the same root is no reference
+    ]:
+        assert names_sibling(tool_view("show_map", text, None), geocode) is named
+
+
+def test_an_exclusion_sentence_every_tool_repeats_draws_no_line() -> None:
+    """A house-style sentence ("use this for existing items; choose a create tool for new ones") is
+    the set's, not a boundary between two of its tools; a tool's own exclusion sentence still is."""
+    from schemalint.similarity.scoring import drop_common_sentences, tool_view
+
+    shared = "Use this only for existing items; choose a create tool for new ones."
+    views = [
+        tool_view("rename_item", f"Rename an item. {shared}", None),
+        tool_view("move_item", f"Move an item to a folder. {shared}", None),
+        tool_view("tag_item", f"Tag an item. {shared} Do not use it for folders.", None),
+    ]
+    assert all(view.has_exclusion for view in views)
+    drop_common_sentences(views)
+    assert [view.has_exclusion for view in views] == [False, False, True]

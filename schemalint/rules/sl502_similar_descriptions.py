@@ -35,17 +35,23 @@ class SimilarDescriptions(ToolSetRule):
       server's tools share (their domain) counts less the more the set shows of it, and the map
       moves by the same share from the backend's own (static: cosine 0.2 -> 0, 0.65 -> 1) to the
       centred one (0.4 -> 0, 0.9 -> 1), without a jump at any set size;
-    - action: 1 for the same kind of action (two reads, two creates), lower for different kinds
-      (a read against a write), 0.1 for opposite actions (lock/unlock, approve/reject, 冻结/解冻);
+    - action: 1 for the same kind of action (two reads, two creates) or synonyms (patch/put/replace/
+      update, apply/create), lower for different kinds (a read against a write), 0.1 for opposite
+      actions (lock/unlock, approve/reject, 冻结/解冻);
     - boundary: 0.15 when a description names its sibling ("for past dates use
-      get_weather_history"), by its name or by its title (quoted, or followed by "tool"), 0.55
-      when it has exclusion text ("do not use for", "只用于");
+      get_weather_history"), by its name, or by its name or title in any case when quoted or
+      followed by "tool" ("use the GeoCode tool"), 0.55 when it has exclusion text ("do not use
+      for", "只用于") in a sentence that not three or more tools of the set repeat;
     - job: what separates the jobs in the names and inputs (0.1 opposite words such as
       encode/decode or in/out, 0.15 an inverse lookup such as team_projects/project_teams, 0.3-0.6
       one against many, 0.35 one item against a list (`get_x`/`list_x`), 0.45 another action on the
       same object (`create_view`/`update_view`, not synonyms such as add/create), another object, or
       a paged list against a single result, 0.3 a draft or preview against the action itself
-      (`create_reply_draft`/`reply_message`), 0.6 disjoint required inputs); `data.separation` names it.
+      (`create_reply_draft`/`reply_message`) or a read of what the other's action makes
+      (`list_subscriptions`/`subscribe`), 0.6 disjoint required inputs); words after "with" or
+      "including" add a detail, not an object (`list_folder`/`list_folder_with_sizes` is one job),
+      version tags (`V1`) name nothing, and after a prefix the verb is read from a camelCase part
+      (`acme_archiveProjectUpdate` archives a project update); `data.separation` names it.
 
     Embeddings come from the backend chosen by the global setting `embedding-backend`
     (`static`, the default, or `sentence-transformers`, used only when named; `auto` is a deprecated

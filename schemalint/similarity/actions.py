@@ -58,7 +58,7 @@ _EN_VERBS: dict[str, tuple[str, ...]] = {
     ),
     EXECUTE: _words(
         "run execute start stop restart trigger launch invoke call_out deploy play perform process kick_off "
-        "boot reboot shutdown shut halt capture retry rerun build_and_run test"
+        "boot reboot shutdown shut halt capture retry rerun build_and_run test end finish"
     ),
     COMPUTE: _words(
         "calculate compute convert translate estimate quote predict forecast analyze analyse classify detect "
@@ -251,6 +251,28 @@ def opposite_actions(a: Action, b: Action) -> bool:
     return any(are_opposite(x, y) for x in a.verbs - shared for y in b.verbs - shared)
 
 
+#: verbs that name the same action: tools that differ only by one of these pairs do the same job (a
+#: partial and a full update, `apply` and `create` of a manifest, `replace` and `update` of a record)
+_SYNONYMS = tuple(
+    frozenset(group.split())
+    for group in (
+        "get fetch retrieve read show view describe inspect check lookup display",
+        "list enumerate browse",
+        "search find query lookup filter",
+        "create add new make insert generate build apply upsert put",
+        "update edit modify change set adjust patch put replace overwrite apply upsert",
+        "delete remove destroy drop erase purge",
+        "send post publish share",
+        "run execute start launch trigger invoke",
+    )
+)
+
+
+@lru_cache(maxsize=65536)
+def are_synonyms(left: str, right: str) -> bool:
+    return left != right and any(left in group and right in group for group in _SYNONYMS)
+
+
 #: how interchangeable two kinds of action are (symmetric; missing pairs are 0.25)
 _KIND_AFFINITY: dict[frozenset[str], float] = {
     frozenset((CREATE, UPDATE)): 0.55,
@@ -266,9 +288,11 @@ _DEFAULT_AFFINITY = 0.2
 
 @lru_cache(maxsize=65536)  # a set has few distinct actions, and pairs are scored by the thousand
 def action_affinity(a: Action, b: Action) -> float:
-    """1.0 for the same kind of action, lower for different kinds, lowest for opposites."""
+    """1.0 for the same kind of action or synonyms, lower for different kinds, lowest for opposites."""
     if opposite_actions(a, b):
         return 0.1
+    if a.verb and b.verb and are_synonyms(a.verb, b.verb):
+        return 1.0
     if a.kind is None or b.kind is None:
         return UNKNOWN_AFFINITY
     if a.kind == b.kind:

@@ -17,8 +17,8 @@ from schemalint.similarity.scoring import (
     PARAMETER_BONUS,
     PairScore,
     Scale,
-    common_sentences,
     cross_language,
+    drop_common_sentences,
     scale_for,
     score_pair,
     tool_view,
@@ -86,8 +86,8 @@ def similar_pairs(
         tool_view(name, description, parameters, title)
         for (name, description, parameters), title in zip(items, named, strict=True)
     ]
-    common = common_sentences(views)
-    texts = [v.embedding_text(common) for v in views]
+    drop_common_sentences(views)
+    texts = [v.embedding_text() for v in views]
     mixed = len({v.is_cjk for v in views}) == 2
     if mixed:  # Chinese and English descriptions side by side: names are compared too
         texts += [v.name_text() for v in views]

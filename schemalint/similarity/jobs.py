@@ -31,7 +31,7 @@ import re
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from schemalint.similarity.actions import UMBRELLA_VERBS, VERBS, are_opposite, identifier_words
+from schemalint.similarity.actions import UMBRELLA_VERBS, VERBS, are_opposite, are_synonyms, identifier_words
 
 OPPOSITE = 0.1
 INVERSE = 0.15
@@ -45,6 +45,7 @@ PAGED_VS_NOT = 0.45
 DRAFT_VS_ACTION = 0.3
 NEW_VS_EXISTING = 0.7
 DISJOINT_INPUTS = 0.6
+READS_WHAT_OTHER_DOES = 0.3
 
 #: word pairs that flip a name's meaning without being verbs of their own
 _PARTICLES = frozenset(
@@ -61,20 +62,6 @@ _PARTICLES = frozenset(
 _ONE_VERBS = frozenset("get fetch retrieve read show view describe inspect".split())
 _LIST_VERBS = frozenset("list enumerate browse".split())
 _SEARCH_VERBS = frozenset("search query filter".split())
-#: verbs that name the same action: names that differ only by one of these pairs do the same job
-_SYNONYMS = tuple(
-    frozenset(group.split())
-    for group in (
-        "get fetch retrieve read show view describe inspect check lookup display",
-        "list enumerate browse",
-        "search find query lookup filter",
-        "create add new make insert generate build",
-        "update edit modify change set adjust",
-        "delete remove destroy drop erase purge",
-        "send post publish share",
-        "run execute start launch trigger invoke",
-    )
-)
 _BATCH_WORDS = frozenset("batch bulk multiple many all several multi mass".split())
 #: words a name adds without naming another object (`get_order_details` is still the order)
 _NEUTRAL_WORDS = frozenset(
@@ -83,6 +70,8 @@ _NEUTRAL_WORDS = frozenset(
     # qualifiers of time and ownership narrow a request without naming another object
     "my own open current latest recent today todays now".split()
 )
+#: words that add a detail to the result, not another object: `list_folder_with_dates` still lists the folder
+_DETAIL_WORDS = frozenset("with including incl plus".split())
 #: a name's general nouns: not another object beside a specific one, but the object of a name that has no other
 _GENERAL_NOUNS = frozenset("record item entry resource".split())
 #: words that make a tool prepare or try out an action instead of doing it (`create_reply_draft` / `reply`)
@@ -90,15 +79,21 @@ _DRAFT_WORDS = frozenset("draft preview dryrun simulate".split())
 #: parameter names that page through many results
 _PAGING = frozenset("page per_page page_size cursor offset page_token next_token next_page_token".split())
 _MANY_TEXT = re.compile(
-    r"\b(multiple|several|many|batch|bulk|list of|array of|set of|all (?:the )?\w+s\b|at once|in one call)",
+    r"\b(multiple|several|many|batch|bulk|list of|array of|set of|at once|in one call"
+    r"|all (?:the )?(?:[\w-]+ ){0,3}[\w-]+s\b)",  # "all the open items", "all pending to-do items"
     re.IGNORECASE,
 )
 _ONE_TEXT = re.compile(r"\b(a single|one|single|an? specific|by (?:its )?id|given id)\b", re.IGNORECASE)
 
 
+#: plurals that name one thing (`get_mailbox_settings` reads one mailbox's settings)
+_ONE_THING_PLURALS = frozenset("settings preferences details stats statistics analytics metrics".split())
+
+
 def singular(word: str) -> str:
-    """`orders` -> `order`, `entries` -> `entry`, `addresses` -> `address`; short words stay."""
-    if len(word) <= 3 or word.endswith(("ss", "us", "is")):
+    """`orders` -> `order`, `entries` -> `entry`, `addresses` -> `address`; short words and words that
+    name one thing (`settings`) stay."""
+    if len(word) <= 3 or word.endswith(("ss", "us", "is")) or word in _ONE_THING_PLURALS:
         return word
     if word.endswith("ies"):
         return word[:-3] + "y"
@@ -123,14 +118,39 @@ def name_shape(name: str) -> NameShape:
     raw = identifier_words(name)
     words = tuple(singular(w) for w in raw)
     plural = frozenset(s for w, s in zip(raw, words, strict=True) if w != s)
-    # a name's verb leads it (`get_issue`) or, failing that, ends it (`issue_write`); any other
-    # word is a noun, even one that can be a verb (`delete_file`, `get_tweet`, `get_release_by_tag`)
-    slot = 0 if raw and raw[0] in VERBS else len(raw) - 1 if len(raw) > 1 and raw[-1] in VERBS else None
+    # a name's verb leads it (`get_issue`) or a camelCase part after a prefix (`jira_getIssue`) or,
+    # failing that, ends it (`issue_write`); any other word is a noun, even one that can be a verb
+    # (`delete_file`, `get_tweet`, `get_release_by_tag`, `linear_archiveInitiativeUpdate`)
+    slot = 0 if raw and raw[0] in VERBS else _camel_verb(name, raw)
+    if slot is None and len(raw) > 1 and raw[-1] in VERBS:
+        slot = len(raw) - 1
     verbs = (raw[slot],) if slot is not None else ()
-    objects = tuple(s for position, s in enumerate(words) if position != slot and s not in _NEUTRAL_WORDS)
+    detail = next((position for position, w in enumerate(raw) if w in _DETAIL_WORDS), len(raw))
+    objects = tuple(s for position, s in enumerate(words[:detail]) if position != slot and not _neutral(s))
     if not objects:  # `create_record` acts on records, not on nothing
         objects = tuple(s for position, s in enumerate(words) if position != slot and s in _GENERAL_NOUNS)
     return NameShape(words, plural, verbs, objects)
+
+
+_VERSION = re.compile(r"v\d+")
+
+
+def _neutral(word: str) -> bool:
+    """Words that name no object: `details`, `by_id`, and version tags (`v1`)."""
+    return word in _NEUTRAL_WORDS or _VERSION.fullmatch(word) is not None
+
+
+_CAMEL_PART = re.compile(r"(?:^|[_\-. ])([a-z]+)[A-Z0-9]")
+
+
+def _camel_verb(name: str, words: tuple[str, ...]) -> int | None:
+    """The position in `words` of the verb that starts a camelCase part of `name` (`getIssue`)."""
+    for match in _CAMEL_PART.finditer(name):
+        head = match.group(1)
+        if head in VERBS:
+            before = len(identifier_words(name[: match.start(1)]))
+            return before if before < len(words) and words[before] == head else None
+    return None
 
 
 def _opposed(left: frozenset[str], right: frozenset[str]) -> bool:
@@ -146,7 +166,7 @@ def _read_mode(shape: NameShape, other: NameShape) -> str | None:
         return "search"
     # a plural object ("get_orders", "show_conditions") may be a list or a mass noun, unless the
     # other name is the same but for its verb (`get_orders` / `list_orders`)
-    one = not shape.plural or _swapped_verbs(shape, other) is not None
+    one = not shape.plural & set(shape.objects) or _swapped_verbs(shape, other) is not None
     if verb in _ONE_VERBS and shape.objects and not _BATCH_WORDS & set(shape.words) and one:
         return "one"
     return None
@@ -165,7 +185,7 @@ def _swapped_verbs(a: NameShape, b: NameShape) -> tuple[str, str] | None:
 def _other_action(a: NameShape, b: NameShape) -> bool:
     """Whether the names differ only by a verb that is not a synonym (`create_view` / `update_view`)."""
     swapped = _swapped_verbs(a, b)
-    return swapped is not None and not any(swapped[0] in group and swapped[1] in group for group in _SYNONYMS)
+    return swapped is not None and not are_synonyms(*swapped)
 
 
 class Separation(NamedTuple):
@@ -204,6 +224,8 @@ def job_factor(
             found.append(Separation(LIST_VS_SEARCH, "list against search"))
     elif _other_action(a, b):
         found.append(Separation(OTHER_ACTION, "different actions"))
+    if _reads_what_other_does(a, b) or _reads_what_other_does(b, a):
+        found.append(Separation(READS_WHAT_OTHER_DOES, "reads what the other one's action makes"))
     objects_a, objects_b = frozenset(a.objects), frozenset(b.objects)
     shared = objects_a & objects_b
     # `manage_playlist` covers adding a song to it, not `manage_playlist_sharing` deleting a playlist,
@@ -232,6 +254,24 @@ def job_factor(
     return min(found, key=lambda separation: separation.factor)
 
 
+_READ_VERBS = _ONE_VERBS | _LIST_VERBS | _SEARCH_VERBS
+
+
+def _reads_what_other_does(reader: NameShape, doer: NameShape) -> bool:
+    """Whether one name reads the things the other's verb makes or does (`list_subscriptions` /
+    `subscribe`, `get_reminders` / `remind_user`): a look-up against the action itself."""
+    if not reader.verbs or reader.verbs[0] not in _READ_VERBS or not doer.verbs or doer.verbs[0] in _READ_VERBS:
+        return False
+    verb = doer.verbs[0]
+    return any(_same_root(word, verb) for word in reader.objects)
+
+
+def _same_root(noun: str, verb: str) -> bool:
+    """`subscription` / `subscribe`, `reminder` / `remind`, `watch` / `watch`: a shared stem."""
+    stem = next((i for i, (x, y) in enumerate(zip(noun, verb, strict=False)) if x != y), min(len(noun), len(verb)))
+    return stem >= 4 and stem >= 0.7 * min(len(noun), len(verb))
+
+
 def _by_id(required: frozenset[str]) -> bool:
     """Whether every required input is an identifier: the tool acts on something that exists."""
     return all(identifier_words(name)[-1:] in (("id",), ("ids",)) for name in required)
@@ -248,8 +288,8 @@ _COUNT_WORDS = _BATCH_WORDS | frozenset("one single a an".split())
 def _number(a: NameShape, text_a: str, b: NameShape, text_b: str) -> Separation:
     """One against many: the same words but for number, or for a batch word."""
     batch_a, batch_b = _BATCH_WORDS & set(a.words), _BATCH_WORDS & set(b.words)
-    same_words = tuple(w for w in a.words if w not in _COUNT_WORDS) == tuple(
-        w for w in b.words if w not in _COUNT_WORDS
+    same_words = tuple(w for w in a.words if w not in _COUNT_WORDS and not _neutral(w)) == tuple(
+        w for w in b.words if w not in _COUNT_WORDS and not _neutral(w)
     )
     if not same_words or (a.plural == b.plural and batch_a == batch_b):
         return NOTHING

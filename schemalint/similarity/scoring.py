@@ -135,14 +135,12 @@ class ToolView:
     def name_text(self) -> str:
         return " ".join(identifier_words(self.name))
 
-    def embedding_text(self, common: frozenset[str] = frozenset()) -> str:
+    def embedding_text(self) -> str:
         """Name words, then the description without its boundary sentences ("Not for X; use y") and
-        without the set's `common` sentences (`common_sentences`): names carry the action and keep
-        mixed-language pairs comparable, boundary sentences talk about the *other* tools, and a
-        sentence that many tools of the set repeat ("This tool belongs to the X API") says nothing
-        about which tool does what, yet pulls every pair together."""
+        without the set's common sentences (`drop_common_sentences`): names carry the action and keep
+        mixed-language pairs comparable, and boundary sentences talk about the *other* tools."""
         words = self.name_text()
-        kept = [s for s, excluded in self.sentences if not excluded and _sentence_key(s) not in common]
+        kept = [s for s, excluded in self.sentences if not excluded]
         description = " ".join(kept) if kept else self.description
         return f"{words}: {description}" if words else description
 
@@ -155,12 +153,20 @@ def _sentence_key(sentence: str) -> str:
     return " ".join(sentence.lower().split())
 
 
-def common_sentences(views: Sequence[ToolView]) -> frozenset[str]:
-    """The sentences that at least COMMON_SENTENCE_TOOLS of the tools' descriptions share."""
+def drop_common_sentences(views: Sequence[ToolView]) -> None:
+    """Forget the sentences that at least COMMON_SENTENCE_TOOLS of the tools' descriptions share ("This
+    tool belongs to the X API", "Use this for an existing resource; choose the create tool for a new
+    one"): they say nothing about which tool does what, yet pull every pair together, and a line that
+    every tool draws does not set two of them apart."""
     if len(views) < COMMON_SENTENCE_TOOLS:
-        return frozenset()
+        return
     counts = Counter(key for view in views for key in {_sentence_key(s) for s, _ in view.sentences})
-    return frozenset(key for key, count in counts.items() if count >= COMMON_SENTENCE_TOOLS)
+    common = {key for key, count in counts.items() if count >= COMMON_SENTENCE_TOOLS}
+    for view in views:
+        own = [(s, excluded) for s, excluded in view.sentences if _sentence_key(s) not in common]
+        if len(own) < len(view.sentences):
+            view.sentences = own
+            view.has_exclusion = any(excluded for _, excluded in own)
 
 
 def tool_view(name: str | None, description: str | None, parameters: Any, title: str | None = None) -> ToolView:
@@ -184,21 +190,25 @@ def _mentions(view: ToolView, name: str) -> bool:
     return len(name) >= 3 and name in view.description and name in view.identifiers
 
 
-#: a title of two or more words is a reference to that tool when quoted, or followed by "tool" / "function"
-_TITLE_REFERENCE = r"(?:['\"`‘“]\s*{title}\s*['\"`’”]|\b{title}\s+(?:tool|function|endpoint)\b)"
+#: a name or title is a reference to that tool when quoted, or followed by "tool" / "function" / "endpoint"
+_REFERENCE = r"(?:['\"`‘“]\s*{label}\s*['\"`’”]|\b{label}\s+(?:tool|function|endpoint)\b)"
 
 
-def _mentions_title(view: ToolView, title: str) -> bool:
-    """Whether the description refers to a tool by its title ("call 'Resolve Library ID' first")."""
-    if len(title.split()) < 2 or title.lower() not in view.description.lower():
+def _refers_to(view: ToolView, label: str, fewest_words: int) -> bool:
+    """Whether the description refers to a tool by its name or title in any case ("use the GeoCode
+    tool", "call 'Resolve Library ID' first"); a title must have `fewest_words` words, as a one-word
+    title is a common word too."""
+    if len(label) < 3 or len(label.split()) < fewest_words or label.lower() not in view.description.lower():
         return False
-    pattern = _TITLE_REFERENCE.format(title=re.escape(title))
+    pattern = _REFERENCE.format(label=re.escape(label))
     return re.search(pattern, view.description, re.IGNORECASE) is not None
 
 
 def names_sibling(a: ToolView, b: ToolView) -> bool:
     """Whether either description names the other tool, by its name or by its title."""
-    return _mentions(a, b.name) or _mentions(b, a.name) or _mentions_title(a, b.title) or _mentions_title(b, a.title)
+    return any(
+        _mentions(x, y.name) or _refers_to(x, y.name, 1) or _refers_to(x, y.title, 2) for x, y in ((a, b), (b, a))
+    )
 
 
 def boundary_factor(a: ToolView, b: ToolView) -> float:
