@@ -138,7 +138,7 @@ def test_server_that_crashes_on_start() -> None:
 @pytest.mark.parametrize(
     ("mode", "expected"),
     [
-        ("malformed", "malformed answer: tools/0/inputSchema"),
+        ("malformed", "malformed tools/list answer: `tools` is not a list of objects"),
         (
             "garbage",
             "no JSON-RPC answer within 3 s (--timeout); the server wrote 1 other line(s) to stdout, "
@@ -152,6 +152,12 @@ def test_malformed_answers(mode: str, expected: str) -> None:
     assert code == 2
     assert expected in one_line_error(stderr)
     assert time.monotonic() - started < 20
+
+
+def test_a_tool_that_breaks_the_spec_is_linted_not_refused() -> None:
+    code, findings, stderr = run_mcp("--select", "SL311", server="raw.py", server_args=("untyped",))
+    assert code == 1, stderr
+    assert [(finding["code"], finding["tool"]) for finding in findings] == [("SL311", "tool_0")]
 
 
 def test_log_lines_on_stdout_are_skipped_and_said() -> None:

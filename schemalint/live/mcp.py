@@ -227,15 +227,13 @@ async def _connect(command: list[str], url: str | None, errlog: TextIO) -> Async
 
 async def _list_tools(session: Any) -> list[dict[str, Any]]:
     from mcp import types
-    from pydantic import TypeAdapter
 
-    raw_result = TypeAdapter(dict[str, Any])
     tools: list[dict[str, Any]] = []
     cursor: str | None = None
     seen: set[str] = set()
     for _ in range(MAX_PAGES):
         params = types.PaginatedRequestParams(cursor=cursor) if cursor is not None else None
-        page = await session.send_request(types.ListToolsRequest(params=params), raw_result)
+        page = await _unchecked_result(session, types.ListToolsRequest(params=params))
         listed = page.get("tools")
         if not isinstance(listed, list) or not all(isinstance(t, dict) for t in listed):
             raise LiveError("malformed tools/list answer: `tools` is not a list of objects")
@@ -247,6 +245,26 @@ async def _list_tools(session: Any) -> list[dict[str, Any]]:
             raise LiveError(f"malformed tools/list answer: bad or repeated nextCursor {cursor!r}")
         seen.add(cursor)
     raise LiveError(f"tools/list did not end after {MAX_PAGES} pages")
+
+
+async def _unchecked_result(session: Any, request: Any) -> dict[str, Any]:
+    """The result as the server sent it, not checked against the protocol's types.
+
+    The SDK's `send_request` refuses a whole tools/list when one tool breaks the spec (an `inputSchema`
+    without `type`, as some published servers send), and such a tool is what a linter must report. So the
+    request goes through the session's own stamping and dispatcher; an SDK without them gets the checked path.
+    """
+    stamp, dispatcher = getattr(session, "_stamp", None), getattr(session, "_dispatcher", None)
+    if stamp is None or dispatcher is None:
+        from pydantic import TypeAdapter
+
+        result: dict[str, Any] = await session.send_request(request, TypeAdapter(dict[str, Any]))
+        return result
+    data = request.model_dump(by_alias=True, mode="json", exclude_none=True)
+    options: dict[str, Any] = {}
+    stamp(data, options)
+    raw: dict[str, Any] = await dispatcher.send_raw_request(data["method"], data.get("params"), options)
+    return raw
 
 
 def _one_line(error: Exception) -> str:

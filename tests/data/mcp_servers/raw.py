@@ -2,7 +2,8 @@
 
 argv[1] is the mode:
   paged      three tools over three tools/list pages (nextCursor)
-  malformed  tools/list answers `tools` that are not tool objects
+  malformed  tools/list answers `tools` that are not objects
+  untyped    one tool whose inputSchema has no `type` (the SDK's own client refuses such a list)
   garbage    writes a non-JSON line instead of answering initialize
   logs       logs to stdout before each answer (as some servers do), then answers as `paged`
   env        one tool named by the RAW_TOOL_NAME environment variable (exits without it)
@@ -51,7 +52,11 @@ for line in sys.stdin:
         send({"jsonrpc": "2.0", "id": ident, "result": result})
     elif method == "tools/list":
         if MODE == "malformed":
-            send({"jsonrpc": "2.0", "id": ident, "result": {"tools": [{"name": 5}]}})
+            send({"jsonrpc": "2.0", "id": ident, "result": {"tools": ["tool_0", 5]}})
+            continue
+        if MODE == "untyped":
+            tool = {**TOOLS[0], "inputSchema": {"properties": {"query": {"type": "string"}}}}
+            send({"jsonrpc": "2.0", "id": ident, "result": {"tools": [tool]}})
             continue
         if MODE == "env":
             tool = {**TOOLS[0], "name": os.environ["RAW_TOOL_NAME"]}
