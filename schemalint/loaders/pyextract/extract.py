@@ -10,15 +10,14 @@ from schemalint.loaders.pyextract.frameworks import BuiltTool, RegistrationFinde
 from schemalint.loaders.pyextract.literals import assumption_finding, literal_tools, place
 from schemalint.loaders.pyextract.positions import PythonPositions
 from schemalint.loaders.pyextract.project import Project
-from schemalint.loaders.pyextract.source import SourceModule, parse_module
+from schemalint.loaders.pyextract.source import parse_module
 from schemalint.model import Dialect, Tool
 
 ASSUMPTION_CODE = "SL004"
 
 
 def extract_document(text: str, path: str) -> Document:
-    module = parse_module(text, path)
-    source = SourceModule(module)
+    source = parse_module(text, path)
     registrations = RegistrationFinder(source, Project.of(path)).find()
     registrations.sort(key=lambda r: (source.span(r.anchor).line, source.span(r.anchor).column))
 

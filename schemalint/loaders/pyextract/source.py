@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -31,7 +32,7 @@ class Assumptions:
 class SourceModule:
     """A parsed module plus the facts the extractor needs about it."""
 
-    def __init__(self, module: cst.Module) -> None:
+    def __init__(self, module: cst.Module, text: str | None = None, tree: ast.Module | None = None) -> None:
         self.module = module
         #: local name -> fully qualified imported name (`FastMCP` -> `fastmcp.FastMCP`)
         self.imports: dict[str, str] = {}
@@ -49,25 +50,29 @@ class SourceModule:
         self.enclosing_class: dict[int, cst.ClassDef] = {}
         #: id(statement, class, function or assigned value) -> index of its top-level statement
         self.top_index: dict[int, int] = {}
-        #: the generated code of each top-level statement (for cheap textual checks)
+        #: the source of each top-level statement (for cheap textual checks)
         self.statement_code: list[str] = []
         self._first_lines: list[int] = []
         self._computed: dict[cst.CSTNode, CodeRange] = {}
         self._positioned: set[int] = set()
         self._pending: set[int] = set()
         self._needs_body: set[int] = set()
-        self._index()
+        first_lines = _first_lines(module, text, tree) if text is not None and tree is not None else None
+        if first_lines is not None and text is not None:
+            lines = _LINE_ENDS.split(text)
+            ends = [*first_lines[1:], len(lines) + 1]
+            self._first_lines = first_lines
+            self.statement_code = ["".join(lines[a - 1 : b - 1]) for a, b in zip(first_lines, ends, strict=True)]
+        else:  # generating the code is slower than slicing the text, and counts the same lines
+            line = 1 + sum(module.code_for_node(h).count("\n") for h in module.header)
+            for statement in module.body:
+                self.statement_code.append(module.code_for_node(statement))
+                self._first_lines.append(line)
+                line += self.statement_code[-1].count("\n")
+        for index, statement in enumerate(module.body):
+            self._walk(statement, index, depth=0, scope=None, owner=None)
 
     # -- indexing: a walk over statements only (expressions are visited where tools may be) -------
-
-    def _index(self) -> None:
-        line = 1 + sum(self.module.code_for_node(h).count("\n") for h in self.module.header)
-        for index, statement in enumerate(self.module.body):
-            code = self.module.code_for_node(statement)
-            self.statement_code.append(code)
-            self._first_lines.append(line)
-            line += code.count("\n")
-            self._walk(statement, index, depth=0, scope=None, owner=None)
 
     def _walk(
         self, statement: cst.CSTNode, top: int, depth: int, scope: cst.FunctionDef | None, owner: cst.ClassDef | None
@@ -154,8 +159,12 @@ class SourceModule:
             state.column = 0
             statement = self.module.body[top]
             if top not in self._needs_body and isinstance(statement, cst.FunctionDef):
-                statement = _header_only(statement)
-            statement._codegen(state)
+                header = _header_only(statement)
+                header._codegen(state)
+                if header is not statement:  # the function's own span is its header's
+                    provider._computed[statement] = provider._computed[header]
+            else:
+                statement._codegen(state)
             self._positioned.add(top)
         self._computed.update(cast("dict[cst.CSTNode, CodeRange]", provider._computed))
 
@@ -261,6 +270,10 @@ class SourceModule:
         candidates = self.functions.get(name)
         return candidates[-1] if candidates else None
 
+    def is_nested(self, function: cst.FunctionDef) -> bool:
+        """Whether `function` is defined in a function or class rather than at module level."""
+        return id(function) in self.enclosing or id(function) in self.enclosing_class
+
     def method_named(self, owner: cst.ClassDef, name: str) -> cst.FunctionDef | None:
         """The method `name` defined in the body of `owner` (the last definition wins, as in Python)."""
         found = None
@@ -302,6 +315,32 @@ class _SelfAssignments(cst.CSTVisitor):
 
     def visit_ClassDef(self, node: cst.ClassDef) -> bool:
         return False
+
+
+def _first_lines(module: cst.Module, text: str, tree: ast.Module) -> list[int] | None:
+    """The line each top-level statement of `module` starts on, its leading comments and blank
+    lines included, read from CPython's tree of the same text; None where the two trees might not
+    line up (a lone CR line break, a decorator whose expression starts below its `@`)."""
+    if _LONE_CR.search(text):
+        return None
+    lines = text.split("\n")
+    starts: list[int] = []
+    previous_end = 0
+    for node in tree.body:
+        decorators = getattr(node, "decorator_list", None)
+        start = decorators[0].lineno if decorators else node.lineno
+        if decorators and not lines[start - 1].lstrip().startswith("@"):
+            return None
+        if start != previous_end:  # `a = 1; b = 2` is one libcst statement line
+            starts.append(start)
+        previous_end = node.end_lineno or node.lineno
+    if len(starts) != len(module.body):
+        return None
+    return [start - len(statement.leading_lines) for start, statement in zip(starts, module.body, strict=True)]
+
+
+_LONE_CR = re.compile(r"\r(?!\n)")
+_LINE_ENDS = re.compile(r"(?<=\n)")
 
 
 def _header_only(function: cst.FunctionDef) -> cst.FunctionDef:
@@ -417,7 +456,7 @@ def enum_members(source: SourceModule, node: cst.ClassDef) -> list[tuple[str, An
 MAX_PYTHON_NESTING = 1_000
 
 
-def parse_module(text: str, path: str) -> cst.Module:
+def parse_module(text: str, path: str) -> SourceModule:
     """libcst's tree of `text`, after CPython's parser (which parses only, never runs) accepted it.
 
     libcst's native parser can hang or crash the process on deep input (100,000 nested brackets, a
@@ -437,7 +476,7 @@ def parse_module(text: str, path: str) -> cst.Module:
     if _deeper_than(tree, MAX_PYTHON_NESTING):
         raise LoadError("Python source nested too deeply to parse safely")
     try:
-        return cst.parse_module(text)
+        return SourceModule(cst.parse_module(text), text, tree)
     except cst.ParserSyntaxError as error:
         raise LoadError(f"invalid Python: {error.message}", error.raw_line, error.raw_column + 1) from None
     except (RecursionError, ValueError) as error:
