@@ -213,6 +213,117 @@ def test_a_run_naming_only_the_changed_tool_file(package: Path, monkeypatch: pyt
     assert all(d.code != "SL003" for d in result.diagnostics)
 
 
+PLAIN_FUNCTIONS = """\
+from typing import Annotated
+
+from pydantic import Field
+
+
+def read_file(path: str, limit: int = 10) -> str:
+    \"\"\"Read the file at a path.\"\"\"
+    return path
+
+
+def search_files(pattern: Annotated[str, Field(description="A glob.")]) -> list[str]:
+    \"\"\"Find files by name.\"\"\"
+    return [pattern]
+
+
+def delete_file(path: str) -> None:
+    \"\"\"Delete one file.\"\"\"
+"""
+#: `acme/app.py` registers functions that other modules define, one by one and in loops
+REGISTERING = {
+    "src/acme/ops/files.py": PLAIN_FUNCTIONS,
+    "src/acme/ops/__init__.py": "from .files import delete_file\n",  # re-exported
+    "src/acme/app.py": """\
+        from fastmcp import FastMCP
+
+        from . import ops
+        from .ops import files
+        from .ops.files import read_file, search_files
+
+        mcp = FastMCP("acme")
+        mcp.add_tool(read_file)
+        mcp.tool(name="find_files")(files.search_files)
+        mcp.tool()(ops.delete_file)
+
+        READ_ONLY = [read_file, search_files]
+
+
+        def register_aliases(server: FastMCP) -> None:
+            for tool in READ_ONLY:
+                server.tool(name=f"alias_{tool.__name__}")(tool)
+        """,
+}
+#: what acme/app.py registers, in the order of its registrations (the f-string name stays unknown)
+REGISTERING_TOOLS = ["read_file", "find_files", "delete_file", "read_file", "search_files"]
+
+
+def test_functions_defined_in_other_modules_and_registered_in_loops(package: Path) -> None:
+    write(package, REGISTERING)
+    path = package / "src/acme/app.py"
+    document = load_python(path.read_text(), str(path))
+    assert [t.name for t in document.tools or []] == REGISTERING_TOOLS
+    search = (document.tools or [])[1].parameters
+    assert search["properties"]["pattern"]["description"] == "A glob."  # types resolved in files.py
+    registered_on = {t.name: document.positions.locate(t.name_pointer or "") for t in document.tools or []}
+    # each points at its registration in app.py, not at the def in files.py
+    assert [registered_on[name].line for name in ("find_files", "delete_file")] == [9, 10]
+    assert len(document.notes) == 2  # each f-string name is said to be assumed (SL004)
+
+
+def test_registrations_of_other_modules_match_the_real_framework(package: Path) -> None:
+    pytest.importorskip("fastmcp")
+    write(package, REGISTERING)
+    path = package / "src/acme/app.py"
+    static = [(t.name, t.parameters) for t in load_python(path.read_text(), str(path)).tools or []]
+    sys.path.insert(0, str(package / "src"))
+    try:
+        import acme.app
+
+        acme.app.register_aliases(acme.app.mcp)
+        real = [(t.name, t.to_mcp_tool().input_schema) for t in asyncio.run(acme.app.mcp.list_tools())]
+    finally:
+        sys.path.remove(str(package / "src"))
+        for name in [m for m in sys.modules if m == "acme" or m.startswith("acme.")]:
+            del sys.modules[name]
+    renamed = {"alias_read_file": "read_file", "alias_search_files": "search_files"}  # f-string names
+    assert sorted(static) == sorted((renamed.get(name, name), schema) for name, schema in real)
+
+
+MARKER = """\
+def tool(name, **options):
+    \"\"\"Remember the options; `install(server)` hands them to `server.tool(name, **options)`.\"\"\"
+
+    def mark(function):
+        function.tool_options = (name, options)
+        return function
+
+    return mark
+"""
+
+
+@pytest.mark.parametrize(("dependencies", "expected"), [('["mcp>=1.9"]', [("files_read", "mcp")]), ("[]", [])])
+def test_a_tool_decorator_the_project_defines(
+    package: Path, dependencies: str, expected: list[tuple[str, str]]
+) -> None:
+    """The project's own `@tool(...)` marker registers MCP tools only in a project that depends on a framework."""
+    write(
+        package,
+        {
+            "pyproject.toml": f'[project]\nname = "acme"\ndependencies = {dependencies}\n',
+            "src/acme/marks.py": MARKER,
+            "src/acme/tools/files.py": tools_module("from acme.marks import tool", name="read_file").replace(
+                "@mcp.tool()", '@tool("files_read", title="Read a file")'
+            ),
+        },
+    )
+    path = package / "src/acme/tools/files.py"
+    document = load_python(path.read_text(), str(path))
+    assert [(t.name, t.framework) for t in document.tools or []] == expected
+
+
 REGISTERED = Path(__file__).parent / "data" / "python" / "registered_server"
 #: the tools of tests/data/python/registered_server, module by module (layouts seen in real servers)
 REGISTERED_TOOLS = {

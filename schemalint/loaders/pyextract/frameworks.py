@@ -54,6 +54,8 @@ class Registration:
     #: the project pins fastmcp 2.x: the whole docstring is the description and the root stays open
     fastmcp_2: bool = False
     assumptions: Assumptions = field(default_factory=Assumptions)
+    #: the module `function` is defined in, when it is another module of the project than this file
+    home: SourceModule | None = None
 
 
 @dataclass
@@ -78,15 +80,18 @@ class BuiltTool:
 #: unannotated parameters taken for a server: `mcp`, `mcp_server`, `fastmcp`, ...
 _SERVER_PARAMETER = re.compile(r"(?:^|_)(?:fast)?mcp(?:$|_)", re.IGNORECASE)
 _REGISTERING_FUNCTION = re.compile(r"_?(?:register|setup|set_up|add|init|install|attach|configure|load)", re.IGNORECASE)
-_CALL_MARKER = re.compile(r"\b(?:add_tool|from_function|tool)\s*\(")
+#: a registering call on a line that is not a decorator's (decorators are read from the function index)
+_CALL_MARKER = re.compile(r"^(?![ \t]*@).*?\b(?:add_tool|from_function|tool)\s*\(", re.MULTILINE)
 
 
 class _CallCollector(cst.CSTVisitor):
-    """Every call, with the innermost function it is made in (None at module level)."""
+    """Every call, with the innermost function it is made in (None at module level) and the `for`
+    loops around it."""
 
     def __init__(self) -> None:
-        self.calls: list[tuple[cst.Call, cst.FunctionDef | None]] = []
+        self.calls: list[tuple[cst.Call, cst.FunctionDef | None, tuple[cst.For, ...]]] = []
         self._functions: list[cst.FunctionDef] = []
+        self._loops: list[cst.For] = []
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._functions.append(node)
@@ -94,8 +99,14 @@ class _CallCollector(cst.CSTVisitor):
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         self._functions.pop()
 
+    def visit_For(self, node: cst.For) -> None:
+        self._loops.append(node)
+
+    def leave_For(self, original_node: cst.For) -> None:
+        self._loops.pop()
+
     def visit_Call(self, node: cst.Call) -> None:
-        self.calls.append((node, self._functions[-1] if self._functions else None))
+        self.calls.append((node, self._functions[-1] if self._functions else None, tuple(self._loops)))
 
 
 class RegistrationFinder:
@@ -123,11 +134,12 @@ class RegistrationFinder:
                 continue
             collector = _CallCollector()
             self.source.module.body[index].visit(collector)
-            for call, scope in collector.calls:
-                registration = self._from_call(call, scope)
-                if registration is not None:
-                    self.source.top_index[id(call)] = index
-                    found.append(registration)
+            for call, scope, loops in collector.calls:
+                for target in self._loop_items(call, loops):
+                    registration = self._from_call(call, scope, target)
+                    if registration is not None:
+                        self.source.top_index[id(call)] = index
+                        found.append(registration)
         # read only when a fastmcp tool is found: most files register none
         pins_fastmcp_2 = (
             self.project is not None
@@ -138,7 +150,7 @@ class RegistrationFinder:
             registration.fastmcp_2 = pins_fastmcp_2 and registration.framework == "fastmcp"
             self.source.activate(registration.anchor)
             if registration.function is not None:
-                self.source.activate(registration.function)
+                (registration.home or self.source).activate(registration.function)
             if registration.model_class is not None:
                 self.source.activate(registration.model_class)
         return found
@@ -170,7 +182,15 @@ class RegistrationFinder:
                 return framework, method == "tool"
             return (framework, False) if method == "tool" else (None, False)
         qualified = self.source.qualified_name(target) or ""
-        return self._function_framework(qualified), False
+        return self._function_framework(qualified) or self._project_decorator(target), False
+
+    def _project_decorator(self, target: cst.BaseExpression) -> str | None:
+        """`@tool(...)` imported from the project's own module, in a project that depends on FastMCP or
+        the MCP SDK: a marker whose arguments the project hands to `server.tool(...)` later."""
+        name = dotted_name(target)
+        if name is None or name.rsplit(".", 1)[-1] != "tool" or self._imported_function(name) is None:
+            return None
+        return self.project.declared_framework() if self.project is not None else None
 
     def _function_framework(self, qualified: str) -> str | None:
         module, _, name = qualified.rpartition(".")
@@ -252,13 +272,33 @@ class RegistrationFinder:
             self.assumed.add(parameter)
         return declared or "fastmcp"
 
+    def _loop_items(self, call: cst.Call, loops: tuple[cst.For, ...]) -> list[cst.BaseExpression | None]:
+        """The functions `for fn in (a, b): mcp.add_tool(fn)` registers one by one (the loop may run
+        over a list constant of the module); [None] when the call's first argument is not a loop's."""
+        first = call.args[0].value if call.args else None
+        for loop in reversed(loops):
+            if not (isinstance(first, cst.Name) and isinstance(loop.target, cst.Name)):
+                break
+            if loop.target.value != first.value:
+                continue
+            items = loop.iter
+            if isinstance(items, cst.Name):
+                items = self.source.constants.get(items.value, items)
+            if isinstance(items, (cst.List, cst.Tuple, cst.Set)):
+                return [item.value for item in items.elements if isinstance(item, cst.Element)]
+            break
+        return [None]
+
     # calls: x.add_tool(fn, ...), X.from_function(fn, ...), x.tool(fn, name=...), x.tool(name=...)(fn),
-    # tool(Model); `function` is the function the call is made in
-    def _from_call(self, node: cst.Call, function: cst.FunctionDef | None = None) -> Registration | None:
+    # tool(Model); `function` is the function the call is made in; `target`, the function a loop
+    # passes as the first argument
+    def _from_call(
+        self, node: cst.Call, function: cst.FunctionDef | None = None, target: cst.BaseExpression | None = None
+    ) -> Registration | None:
         func = node.func
         if not node.args or node.args[0].keyword is not None or node.args[0].star:
             return None
-        first = node.args[0].value
+        first = target or node.args[0].value
         if isinstance(func, cst.Call) and isinstance(func.func, cst.Attribute) and func.func.attr.value == "tool":
             # `mcp.tool(name="x")(fn)`, `self.mcp.tool()(self.method)`: the decorator applied by hand
             framework = self.receiver_framework(func.func.value, function, inside=True)
@@ -318,7 +358,10 @@ class RegistrationFinder:
         registration = Registration(framework, node, call=options or node)
         function = self._resolve_function(name, registration, scope)
         if function is None:
-            return None
+            imported = self._imported_function(name)
+            if imported is None:
+                return None
+            registration.home, function = imported
         registration.function = function
         if options is not None:
             self._read_options(registration, options, positional_name=positional_name)
@@ -351,6 +394,14 @@ class RegistrationFinder:
                 return None
             current = plain[0].value
         return None
+
+    def _imported_function(self, name: str) -> tuple[SourceModule, cst.FunctionDef] | None:
+        """`search` (`from .tools import search`) or `tools.search` (`from . import tools`) defined in
+        another module of the project."""
+        head = name.split(".")[0]
+        if self.project is None or head not in self.source.imports:
+            return None
+        return self.project.imported_function(self.source.imports[head] + name[len(head) :], self.project.file)
 
     def _read_options(
         self, registration: Registration, call: cst.Call, positional_name: bool, skip_first: bool = False
@@ -387,7 +438,8 @@ def option(source: SourceModule, call: cst.Call | None, keyword: str, default: A
 def build_tool(source: SourceModule, registration: Registration) -> BuiltTool:
     framework = registration.framework
     assumptions = registration.assumptions
-    builder = SchemaBuilder(source, FLAVORS[framework], assumptions)
+    home = registration.home or source  # where the function is defined
+    builder = SchemaBuilder(home, FLAVORS[framework], assumptions)
     spans: dict[str, SpanPair] = {}
     function = registration.function
     if function is not None:
@@ -399,7 +451,7 @@ def build_tool(source: SourceModule, registration: Registration) -> BuiltTool:
         default_name = registration.model_class.name.value
         name_node = registration.model_class.name
         body = registration.model_class.body
-    raw_doc, doc_node = raw_docstring(source, body)
+    raw_doc, doc_node = raw_docstring(home, body)
 
     name = default_name
     if registration.name_arg is not None:
@@ -412,7 +464,7 @@ def build_tool(source: SourceModule, registration: Registration) -> BuiltTool:
                 f"the tool name `{source.module.code_for_node(registration.name_arg)}` is computed at run time; "
                 f"`{default_name}` was assumed"
             )
-    name_span = source.span(name_node)
+    name_span = (source if name_node is registration.name_arg else home).span(name_node)
     spans[""] = (name_span, name_span)
     spans["/name"] = (name_span, name_span)
 
@@ -421,14 +473,14 @@ def build_tool(source: SourceModule, registration: Registration) -> BuiltTool:
     if registration.description_arg is not None and source.literal(registration.description_arg) is not UNKNOWN:
         description_span = source.span(registration.description_arg)
     elif doc_node is not None:
-        description_span = source.span(doc_node)
+        description_span = home.span(doc_node)
     else:
         description_span = name_span
     spans["/description"] = (description_span, description_span)
 
     if function is not None:
         parameters, parameter_spans, model_description = _function_parameters(
-            source, registration, builder, function, parsed, name if framework == "openai-agents" else default_name
+            home, registration, builder, function, parsed, name if framework == "openai-agents" else default_name
         )
         if description is None and model_description is not None:
             description = model_description
@@ -444,10 +496,13 @@ def build_tool(source: SourceModule, registration: Registration) -> BuiltTool:
     if framework in ("mcp", "fastmcp"):
         annotations = _annotations(source, registration, spans)
         if function is not None:
-            output = output_schema(source, framework, FLAVORS[framework], function, registration.call)
+            output = output_schema(home, framework, FLAVORS[framework], function, registration.call)
         if output is not None and function is not None and function.returns is not None:
-            returns = source.span(function.returns.annotation)
+            returns = home.span(function.returns.annotation)
             spans["/outputSchema"] = (returns, returns)
+    if registration.home is not None:  # findings point at the registration, the one place in this file
+        anchor = source.span(registration.anchor)
+        spans = dict.fromkeys(spans, (anchor, anchor))
     return BuiltTool(
         name, description, parameters, framework, spans, list(assumptions.items), strict, annotations, output
     )

@@ -74,7 +74,7 @@ def _parsed(path: Path, mtime_ns: int, size: int) -> SourceModule | None:
     """The module at `path` (the stat values key the cache, so an edited file is read again)."""
     try:
         text = path.read_bytes().decode("utf-8-sig")
-        return SourceModule(parse_module(text, str(path)))
+        return parse_module(text, str(path))
     except (OSError, UnicodeDecodeError, LoadError):
         return None
 
@@ -172,6 +172,27 @@ class Project:
         library = library_class(qualified)
         if library is not None:
             return library
+        found = self._member(qualified, importer)
+        return Names(found[1], found[0], self, hops + 1).what(found[2]) if found is not None else None
+
+    def imported_function(
+        self, qualified: str, importer: Path, hops: int = 0
+    ) -> tuple[SourceModule, cst.FunctionDef] | None:
+        """The module-level function `qualified` (`.tools.search`, `pkg.tools.search`) names, with
+        its module; re-exports (`from .search import search` in `tools/__init__.py`) are followed."""
+        found = self._member(qualified, importer) if hops <= MAX_HOPS else None
+        if found is None:
+            return None
+        file, source, name = found
+        defined = [f for f in source.functions.get(name, []) if not source.is_nested(f)]
+        if defined:
+            return source, defined[-1]
+        if name in source.imports:
+            return self.imported_function(source.imports[name], file, hops + 1)
+        return None
+
+    def _member(self, qualified: str, importer: Path) -> tuple[Path, SourceModule, str] | None:
+        """The module file, parsed module and member name of `qualified`, a name a module defines."""
         level = len(qualified) - len(qualified.lstrip("."))
         parts = qualified[level:].split(".")
         for split in range(len(parts) - 1, -1, -1):
@@ -182,9 +203,7 @@ class Project:
             if file is None:
                 continue
             source = self.module(file)
-            if source is None or member[0] not in source.module.code:
-                return None
-            return Names(source, file, self, hops + 1).what(member[0])
+            return (file, source, member[0]) if source is not None else None
         return None
 
 
@@ -197,15 +216,23 @@ class Names:
         self.project = project
         self.hops = hops
         self._visiting: set[str] = set()
+        #: answers to `what` asked from outside (a file asks about its server name once per tool)
+        self._known: dict[str, Server | None] = {}
 
     def what(self, dotted: str) -> Server | None:
         if self.hops > MAX_HOPS or dotted in self._visiting:
             return None
+        outermost = not self._visiting
+        if outermost and dotted in self._known:
+            return self._known[dotted]
         self._visiting.add(dotted)
         try:
-            return self._what(dotted)
+            found = self._what(dotted)
         finally:
             self._visiting.discard(dotted)
+        if outermost:  # an inner answer may be cut short by the cycle guard: not kept
+            self._known[dotted] = found
+        return found
 
     def _what(self, dotted: str) -> Server | None:
         head = dotted.split(".")[0]
