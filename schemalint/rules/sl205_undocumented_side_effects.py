@@ -34,7 +34,26 @@ class Options:
     """Verbs added to `writing-verbs`."""
 
 
-class UndocumentedSideEffects(ToolRule):
+class WritingVerbs:
+    """The writing verbs of these options, for the rules that share them (SL205, SL803, SL815)."""
+
+    options: Options
+
+    @cached_property
+    def writing_verbs(self) -> frozenset[str]:
+        return merged(self.options.writing_verbs, self.options.extend_writing_verbs)
+
+    @cached_property
+    def _verbs(self) -> frozenset[str]:
+        return ALL_VERBS | self.writing_verbs
+
+    def writing_verb(self, name: str | None) -> str | None:
+        """The action verb of a tool's name (`text.action_verb`) when it writes, else None."""
+        verb = action_verb(split_name(name or ""), self._verbs)
+        return verb if verb in self.writing_verbs else None
+
+
+class UndocumentedSideEffects(WritingVerbs, ToolRule):
     """
     ## What it does
     Flags a writing tool whose description says nothing about side effects, idempotency,
@@ -75,20 +94,12 @@ class UndocumentedSideEffects(ToolRule):
     summary = "a writing tool says nothing of side effects or idempotency"
     Options = Options
 
-    @cached_property
-    def writing_verbs(self) -> frozenset[str]:
-        return merged(self.options.writing_verbs, self.options.extend_writing_verbs)
-
-    @cached_property
-    def verbs(self) -> frozenset[str]:
-        return ALL_VERBS | self.writing_verbs
-
     def check(self, tool: Tool, context: LintContext) -> Iterable[Finding]:
         annotations = tool.annotations
         if isinstance(annotations, dict) and any(isinstance(annotations.get(k), bool) for k in SIDE_EFFECT_ANNOTATIONS):
             return
-        verb = action_verb(split_name(tool.name or ""), self.verbs)
-        if verb not in self.writing_verbs:
+        verb = self.writing_verb(tool.name)
+        if verb is None:
             return
         text = analysed(tool.description)
         if text_mentions_side_effects(text):

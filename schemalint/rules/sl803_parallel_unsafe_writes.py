@@ -1,22 +1,20 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cached_property
 
 from schemalint.diagnostics import Finding
 from schemalint.model import Dialect, Request, Severity, Tool
 from schemalint.rules._retries import has_idempotency_key, states_safe_retry
 from schemalint.rules.base import LintContext, RequestRule
-from schemalint.rules.sl205_undocumented_side_effects import Options
+from schemalint.rules.sl205_undocumented_side_effects import Options, WritingVerbs
 from schemalint.rules.sl702_missing_idempotency_key import REPEAT_UNSAFE_VERBS
-from schemalint.text import ALL_VERBS, action_verb, merged, split_name
 
 #: the APIs whose parallel calls are on unless the request turns them off: OpenAI's
 #: `parallel_tool_calls` defaults to true, Anthropic's `disable_parallel_tool_use` to false
 _PARALLEL_BY_DEFAULT = frozenset({Dialect.OPENAI_CHAT, Dialect.OPENAI_RESPONSES, Dialect.ANTHROPIC})
 
 
-class ParallelUnsafeWrites(RequestRule):
+class ParallelUnsafeWrites(WritingVerbs, RequestRule):
     """
     ## What it does
     Flags a request body that lets the model call tools in parallel (OpenAI `parallel_tool_calls:
@@ -64,10 +62,6 @@ class ParallelUnsafeWrites(RequestRule):
     summary = "a request allows parallel calls while it sends writes that are not idempotent"
     Options = Options
 
-    @cached_property
-    def writing_verbs(self) -> frozenset[str]:
-        return merged(self.options.writing_verbs, self.options.extend_writing_verbs)
-
     def check(self, request: Request, context: LintContext) -> Iterable[Finding]:
         parallel = request.parallel_calls
         if parallel is False or (parallel is None and request.api not in _PARALLEL_BY_DEFAULT):
@@ -100,7 +94,7 @@ class ParallelUnsafeWrites(RequestRule):
 
     def _unsafe_verb(self, tool: Tool) -> str | None:
         """The writing verb of a tool that is neither keyed nor documented idempotent, else None."""
-        verb = action_verb(split_name(tool.name or ""), ALL_VERBS | self.writing_verbs)
-        if verb not in self.writing_verbs or has_idempotency_key(tool) or states_safe_retry(tool):
+        verb = self.writing_verb(tool.name)
+        if verb is None or has_idempotency_key(tool) or states_safe_retry(tool):
             return None
         return verb

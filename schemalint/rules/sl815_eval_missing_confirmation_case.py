@@ -1,16 +1,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cached_property
 
 from schemalint.diagnostics import Finding
 from schemalint.model import EvalFixture, Severity
 from schemalint.rules.base import FixtureRule, LintContext
-from schemalint.rules.sl205_undocumented_side_effects import Options
-from schemalint.text import ALL_VERBS, action_verb, merged, split_name
+from schemalint.rules.sl205_undocumented_side_effects import Options, WritingVerbs
 
 
-class EvalMissingConfirmationCase(FixtureRule):
+class EvalMissingConfirmationCase(WritingVerbs, FixtureRule):
     """
     ## What it does
     Flags a writing tool of an eval fixture's set (its name's action verb is one of SL205's writing
@@ -42,16 +40,11 @@ class EvalMissingConfirmationCase(FixtureRule):
     summary = "a writing tool of an eval fixture's set has no case that expects a confirmation"
     Options = Options
 
-    @cached_property
-    def writing_verbs(self) -> frozenset[str]:
-        return merged(self.options.writing_verbs, self.options.extend_writing_verbs)
-
     def check(self, fixture: EvalFixture, context: LintContext) -> Iterable[Finding]:
         confirmed = {case.tool for case in fixture.cases if case.requires_confirmation}
-        verbs = ALL_VERBS | self.writing_verbs
         for name, pointer in fixture.tool_names():
-            verb = action_verb(split_name(name), verbs)
-            if verb in self.writing_verbs and name not in confirmed:
+            verb = self.writing_verb(name)
+            if verb is not None and name not in confirmed:
                 yield Finding(
                     f"`{name}` writes (`{verb}`) but no case expects it with `requiresConfirmation: true`; add one "
                     "so the eval notices when the model stops asking first",
