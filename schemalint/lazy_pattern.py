@@ -42,9 +42,6 @@ class LazyPattern:
     def match(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
         return None if self._cannot_match(string) else self.compiled.match(string, pos, endpos)
 
-    def fullmatch(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
-        return None if self._cannot_match(string) else self.compiled.fullmatch(string, pos, endpos)
-
     def finditer(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
         return iter(()) if self._cannot_match(string) else self.compiled.finditer(string, pos, endpos)
 
@@ -53,9 +50,6 @@ class LazyPattern:
 
     def sub(self, replacement: str | Callable[[re.Match[str]], str], string: str, count: int = 0) -> str:
         return string if self._cannot_match(string) else self.compiled.sub(replacement, string, count)
-
-    def split(self, string: str, maxsplit: int = 0) -> list[str | Any]:
-        return [string] if self._cannot_match(string) else self.compiled.split(string, maxsplit)
 
     def __repr__(self) -> str:
         return f"LazyPattern({self.source!r}, {self.flags!r})"
