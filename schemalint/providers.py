@@ -301,10 +301,6 @@ def _rows_for(target: str, kind: Kind | None) -> tuple[Row, ...]:
     return tuple(r for r in TABLE if r.target in wanted and (kind is None or r.kind is kind))
 
 
-def limit_names() -> frozenset[str]:
-    return frozenset(r.key for r in TABLE if r.kind is Kind.LIMIT)
-
-
 @dataclass(frozen=True)
 class Limit:
     target: str
@@ -322,7 +318,7 @@ def validate_limit_overrides(overrides: Any) -> dict[str, dict[str, int]]:
     """Check a `target-limits` mapping (`{"openai": {"max-tools": 200}}`); ValueError names the bad key."""
     if not isinstance(overrides, Mapping):
         raise ValueError("`target-limits` must be a table of targets")
-    known = limit_names()
+    known = {r.key for r in TABLE if r.kind is Kind.LIMIT}
     checked: dict[str, dict[str, int]] = {}
     for target, table in overrides.items():
         if target not in TARGETS:

@@ -242,10 +242,6 @@ def analysed(text: str | None) -> str:
     return (text or "")[:MAX_ANALYSED_CHARS]
 
 
-def is_cjk(char: str) -> bool:
-    return _CJK_CHAR.match(char) is not None
-
-
 def text_units(text: str) -> int:
     """Length in word-sized units: each non-CJK word counts 1, every two CJK characters count 1.
 
@@ -768,7 +764,7 @@ def _scan_for_poisoning(text: str) -> tuple[tuple[str, str], ...]:
         if category == "reading credentials or dotfiles":
             if _NEGATION_BEFORE.search(text[max(0, match.start() - 60) : match.start()]):
                 return None
-        elif category == "hidden instruction block" and match.group(0).startswith("<") and _is_sectioned(text):
+        elif category == "hidden instruction block" and match.group(0).startswith("<") and _SECTION_TAG.search(text):
             return None
         elif category == "hidden instruction block" and "instruction" in match.group(0).lower() and opens_section:
             return None  # a description written as an `<instructions>` section from its first character
@@ -801,10 +797,6 @@ _SECTION_TAG = LazyPattern(
 
 
 _OPENING_INSTRUCTIONS = LazyPattern(r"\s*<\s*instructions?\s*>", re.IGNORECASE)
-
-
-def _is_sectioned(text: str) -> bool:
-    return _SECTION_TAG.search(text) is not None
 
 
 _CLOSING_TAG = LazyPattern(r"<\s*/\s*(system|secret|hidden|admin|assistant)\s*>", re.IGNORECASE)
