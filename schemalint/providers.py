@@ -290,13 +290,9 @@ TABLE: tuple[Row, ...] = (
 )  # fmt: skip
 
 
+@cache
 def rows_for(target: str, kind: Kind | None = None) -> tuple[Row, ...]:
     """The rows a target obeys: its own and its base target's (strict targets inherit)."""
-    return _rows_for(target, kind)
-
-
-@cache
-def _rows_for(target: str, kind: Kind | None) -> tuple[Row, ...]:
     wanted = {target, BASE_TARGET.get(target, target)}
     return tuple(r for r in TABLE if r.target in wanted and (kind is None or r.kind is kind))
 
