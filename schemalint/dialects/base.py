@@ -27,8 +27,8 @@ class Shape:
         if self.wrapper is not None:
             obj = obj[self.wrapper]
             base = f"{pointer}/{self.wrapper}"
-        params_key = _first_key_in(self.parameters, obj)
-        output_key = _first_key_in(self.output, obj)
+        params_key = next((key for key in self.parameters if key in obj), None)
+        output_key = next((key for key in self.output if key in obj), None)
         annotations = obj.get(self.annotations) if self.annotations else None
         name = obj.get("name")
         description = obj.get("description")
@@ -52,13 +52,6 @@ class Shape:
             title=title if isinstance(title, str) else None,
             index=index,
         )
-
-
-def _first_key_in(keys: tuple[str, ...], obj: Mapping[str, Any]) -> str | None:
-    for key in keys:
-        if key in obj:
-            return key
-    return None
 
 
 def canonical_fields(tool: Tool) -> dict[str, Any]:

@@ -31,5 +31,4 @@ def to_chat(tool: Tool) -> dict[str, Any]:
 
 
 def to_responses(tool: Tool) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": "function", **to_chat(tool)["function"]}
-    return out
+    return {"type": "function", **to_chat(tool)["function"]}
