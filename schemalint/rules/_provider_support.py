@@ -17,26 +17,18 @@ from schemalint.rules.base import LintContext
 from schemalint.targets import finding_severity
 
 
-def ordered_targets(tool: Tool, context: LintContext) -> tuple[str, ...]:
-    """The tool's targets in the fixed order of TARGETS (stable messages and output)."""
-    return _ordered(context.targets(tool))
-
-
 @cache
-def _ordered(targets: frozenset[str]) -> tuple[str, ...]:
+def ordered_targets(targets: frozenset[str]) -> tuple[str, ...]:
+    """The targets in the fixed order of TARGETS (stable messages and output)."""
     return (*(t for t in TARGETS if t in targets), *sorted(t for t in targets if t not in TARGETS))
 
 
-def base_targets(tool: Tool, context: LintContext) -> tuple[str, ...]:
-    """The tool's targets in order, without a strict variant whose base target is also there, for checks
-    that only have base rows (names, description length): `openai` and `openai-strict` would otherwise
-    say the same thing twice. Computed once per set of targets."""
-    return _base_targets(context.targets(tool))
-
-
 @cache
-def _base_targets(targets: frozenset[str]) -> tuple[str, ...]:
-    ordered = _ordered(targets)
+def base_targets(targets: frozenset[str]) -> tuple[str, ...]:
+    """The targets in order, without a strict variant whose base target is also there, for checks that
+    only have base rows (names, description length): `openai` and `openai-strict` would otherwise say
+    the same thing twice."""
+    ordered = ordered_targets(targets)
     return tuple(t for t in ordered if BASE_TARGET.get(t) not in ordered)
 
 
@@ -57,7 +49,7 @@ def name_finding(
 ) -> Finding | None:
     """The SL103/SL107 finding for `name` (a tool name or property key), or None when every target accepts it."""
     if context.settings.get("target-limits"):
-        objections = _objections(name, base_targets(tool, context), subject, context.settings)
+        objections = _objections(name, base_targets(context.targets(tool)), subject, context.settings)
     else:  # the common case: one cached answer per name, set of targets and subject (names recur across tools)
         objections = _table_objections(name, context.targets(tool), subject)
     if not objections:
@@ -98,4 +90,4 @@ def _objections(
 @lru_cache(maxsize=8192)
 def _table_objections(name: str, targets: frozenset[str], subject: str) -> tuple[tuple[str, str, Severity], ...]:
     """`_objections` under the table's own limits (no `target-limits` in the config)."""
-    return _objections(name, _base_targets(targets), subject, None)
+    return _objections(name, base_targets(targets), subject, None)

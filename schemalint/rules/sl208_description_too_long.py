@@ -62,7 +62,7 @@ class DescriptionTooLong(ToolRule):
         pointer = tool.description_pointer or tool.pointer
         over: list[str] = []
         severity = Severity.INFO
-        for target in base_targets(tool, context):
+        for target in base_targets(context.targets(tool)):
             bound = limit(target, "max-description-length", context.settings)
             if bound is not None and length > bound.value:
                 over.append(f"{label(BASE_TARGET.get(target, target))} allows {bound.value}")

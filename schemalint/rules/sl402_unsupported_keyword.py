@@ -90,7 +90,7 @@ class UnsupportedKeyword(NodeRule):
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         schema = node.schema
         reported: set[Row] = set()
-        for target in ordered_targets(node.tool, context):
+        for target in ordered_targets(context.targets(node.tool)):
             if target == GEMINI and sends_json_schema(node.tool):
                 continue  # the `gemini` rows are about `parameters` (OpenAPI subset), not JSON Schema
             by_keyword, always = _keyword_rows(target)
