@@ -146,11 +146,14 @@ def schema_parts(root: JSON) -> list[JSON]:
     return parts
 
 
-def arguments_validator(schema: JSON) -> Any:
-    """A jsonschema validator for a tool's parameters (draft 2020-12 unless the schema says otherwise)."""
+def validator_class(schema: JSON) -> Any:
+    """jsonschema's validator class for `schema`: draft 2020-12 unless the schema says otherwise."""
     from jsonschema.validators import validator_for
 
-    if not is_mapping(schema):
-        schema = {}
-    cls = validator_for(schema, default=validator_for({"$schema": "https://json-schema.org/draft/2020-12/schema"}))
-    return cls(schema)
+    return validator_for(schema, default=validator_for({"$schema": "https://json-schema.org/draft/2020-12/schema"}))
+
+
+def arguments_validator(schema: JSON) -> Any:
+    """A jsonschema validator for a tool's parameters."""
+    schema = schema if is_mapping(schema) else {}
+    return validator_class(schema)(schema)

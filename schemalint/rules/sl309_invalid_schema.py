@@ -18,6 +18,7 @@ from schemalint.model import (
     schema_types,
 )
 from schemalint.rules.base import LintContext, NodeRule
+from schemalint.schema_facts import validator_class
 
 #: what people write instead of JSON Schema type names (Python, Java, BFCL), and the right spelling
 TYPE_SPELLINGS = {
@@ -253,8 +254,6 @@ def _type_spelling_fix(pointer: str, raw: Any, index: int) -> Fix | None:
 
 def _meta_schema_messages(schema: Mapping[str, Any]) -> dict[str, str]:
     """jsonschema's own words for each malformed keyword (imported only when something is wrong)."""
-    from jsonschema.validators import validator_for
-
     local = {
         k: v
         for k, v in schema.items()
@@ -262,11 +261,9 @@ def _meta_schema_messages(schema: Mapping[str, Any]) -> dict[str, str]:
     }
     if not isinstance(local.get("$schema", ""), str):
         local.pop("$schema")
-    validator_class = validator_for(
-        local, default=validator_for({"$schema": "https://json-schema.org/draft/2020-12/schema"})
-    )
+    validator = validator_class(local)
     messages: dict[str, str] = {}
-    for error in validator_class(validator_class.META_SCHEMA).iter_errors(local):
+    for error in validator(validator.META_SCHEMA).iter_errors(local):
         if error.path:
             messages.setdefault(str(error.path[0]), f"is invalid: {error.message}")
     return messages
