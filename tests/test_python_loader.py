@@ -650,3 +650,67 @@ def test_the_files_own_syntax_warnings_are_not_printed() -> None:
         document = load_python(source, "tools.py")
     assert document.data is not None
     assert [str(w.message) for w in caught] == []
+
+
+BODIES = '''\
+from fastmcp import FastMCP
+
+mcp = FastMCP("bodies")
+
+
+@mcp.tool()
+def documented(path: str) -> str:
+    """Read a file."""
+    with open(path) as handle:
+        return handle.read()
+
+
+@mcp.tool(name="bare")
+async def no_docstring(limit: int = 3) -> list[int]:
+    values = list(range(limit))
+    return values
+
+
+@mcp.tool()
+def one_line(x: int) -> int: return x
+
+
+@mcp.tool()
+def with_a_helper(text: str) -> str:
+    """Keep the helper: a nested function is read."""
+
+    def helper() -> str:
+        return text
+
+    return helper()
+
+
+@mcp.tool()
+def returns_content(query: str) -> dict:
+    """A literal with "type" in the body is kept, whatever it is."""
+    return {"type": "text", "text": query}
+'''
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_tool_bodies_are_left_out_of_the_parse_without_changing_the_result(
+    newline: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from schemalint.loaders.pyextract import project, source
+
+    text = BODIES.replace("\n", newline)
+    parsed = source.parse_module(text, "bodies.py").module.code
+    assert parsed.count(newline) == text.count(newline)  # every line stays where it was
+    assert "handle.read()" not in parsed and "values = list" not in parsed and "return x" in parsed
+    assert "def helper" in parsed and '"type": "text"' in parsed
+
+    def extracted() -> tuple[Any, ...]:
+        project._parsed.cache_clear()
+        document = load_python(text, "bodies.py")
+        positions = getattr(document.positions, "spans", None)
+        return document.data, positions, [(t.name, t.parameters, t.output_schema) for t in document.tools or []]
+
+    blanked = extracted()
+    monkeypatch.setattr(source, "_without_tool_bodies", lambda text, functions: text)
+    assert blanked == extracted()
+    assert [name for name, _, _ in blanked[2]] == ["documented", "bare", "one_line", "with_a_helper", "returns_content"]

@@ -473,21 +473,78 @@ def parse_module(text: str, path: str) -> SourceModule:
         raise LoadError("Python source nested too deeply to parse safely") from None
     except ValueError as error:  # e.g. NUL bytes
         raise LoadError(f"cannot parse Python: {error}") from None
-    if _deeper_than(tree, MAX_PYTHON_NESTING):
+    functions = _tool_functions(tree, MAX_PYTHON_NESTING)
+    if functions is None:
         raise LoadError("Python source nested too deeply to parse safely")
+    parsed = _without_tool_bodies(text, functions)
     try:
-        return SourceModule(cst.parse_module(text), text, tree)
+        return SourceModule(cst.parse_module(parsed), parsed, tree)
     except cst.ParserSyntaxError as error:
         raise LoadError(f"invalid Python: {error.message}", error.raw_line, error.raw_column + 1) from None
     except (RecursionError, ValueError) as error:
         raise LoadError(f"cannot parse Python: {error}") from None
 
 
-def _deeper_than(tree: ast.AST, limit: int) -> bool:
-    """Whether the tree has more than `limit` levels (level by level, without recursion)."""
-    level = [tree]
+#: decorators that make a tool of a function, by their last name
+_TOOL_DECORATORS = frozenset({"tool", "tool_plain", "function_tool"})
+#: what the extractor looks for inside a function body: a nested function or class, a registering
+#: call, a literal tool definition
+_READ_IN_BODIES = re.compile(
+    r"^[ \t]*(?:async[ \t]+def|def|class)\b|\b(?:add_tool|from_function|tool)\s*\("
+    r"""|["']type["']|\binput_?schema\b|\binputSchema\b|["']parameters["']|functionDeclarations|\bTool\s*\(""",
+    re.MULTILINE,
+)
+
+
+def _tool_functions(tree: ast.Module, limit: int) -> list[ast.FunctionDef | ast.AsyncFunctionDef] | None:
+    """The functions decorated as tools, found level by level without recursion; None when the tree
+    has more than `limit` levels."""
+    found: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
+    level: list[ast.AST] = [tree]
     for _ in range(limit):
+        found.extend(
+            node
+            for node in level
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and any(_decorator_name(decorator) in _TOOL_DECORATORS for decorator in node.decorator_list)
+        )
         level = [child for node in level for child in ast.iter_child_nodes(node)]
         if not level:
-            return False
-    return True
+            return found
+    return None
+
+
+def _decorator_name(node: ast.expr) -> str | None:
+    target = node.func if isinstance(node, ast.Call) else node
+    if isinstance(target, ast.Attribute):
+        return target.attr
+    return target.id if isinstance(target, ast.Name) else None
+
+
+def _without_tool_bodies(text: str, functions: list[ast.FunctionDef | ast.AsyncFunctionDef]) -> str:
+    """`text` with the statements after each tool function's docstring turned into blank lines (a
+    `pass` where there is no docstring), so libcst parses what the extractor reads and no more.
+    Lines and columns stay where they were. A body holding anything the extractor looks for in
+    bodies is kept whole."""
+    if not functions or _LONE_CR.search(text):
+        return text
+    lines = _LINE_ENDS.split(text)
+    for function in functions:
+        body = function.body
+        first = body[0]
+        docstring = (
+            isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str)
+        )
+        keep = 1 if docstring else 0
+        if len(body) <= keep:
+            continue
+        start, end = body[keep].lineno, function.end_lineno or body[-1].lineno
+        line = lines[start - 1]
+        region = "".join(lines[start - 1 : end])
+        if line[: body[keep].col_offset].strip() or _READ_IN_BODIES.search(region):
+            continue  # shares its first line with the signature or docstring, or is read
+        for index in range(start - 1, end):
+            lines[index] = lines[index][len(lines[index].rstrip("\r\n")) :]
+        if not keep:
+            lines[start - 1] = line[: len(line) - len(line.lstrip(" \t"))] + "pass" + lines[start - 1]
+    return "".join(lines)
