@@ -186,6 +186,8 @@ NOUN_LIKE_VERBS = word_set(
     update
     """
 )
+#: What a noun-like verb before them names is read, not done: `place_details`, `order_status`, `booking_history`.
+_INFORMATION_NOUNS = word_set("details detail info information status history summary")
 #: `add_numbers` is arithmetic, not a write.
 _ARITHMETIC_OBJECTS = word_set(
     """
@@ -198,16 +200,18 @@ _ARITHMETIC_OBJECTS = word_set(
 
 def action_verb(words: Iterable[str], verbs: frozenset[str] = ALL_VERBS) -> str | None:
     """The verb that names the tool's action: the first verb, unless it is a noun-like verb
-    (`store`, `book`, `order`) followed by another verb (`grocery_store_find_nearby` -> `find`)."""
+    (`store`, `book`, `order`) followed by another verb (`grocery_store_find_nearby` -> `find`) or by a
+    word for information about it (`maps_place_details`: nothing is placed)."""
     listed = list(words)
     found = [(i, w) for i, w in enumerate(listed) if w in verbs or is_verb_like(w, verbs)]
     for position, (index, word) in enumerate(found):
         if word not in verbs:
             return None  # a noun made from a verb (`validator`, `calculation`) names a computation
+        following = listed[index + 1] if index + 1 < len(listed) else None
+        if word in NOUN_LIKE_VERBS and following in _INFORMATION_NOUNS:
+            continue
         if word not in NOUN_LIKE_VERBS or position == len(found) - 1:
-            if index + 1 < len(listed) and listed[index + 1] in _ARITHMETIC_OBJECTS:
-                return None
-            return word
+            return None if following in _ARITHMETIC_OBJECTS else word
     return None
 
 

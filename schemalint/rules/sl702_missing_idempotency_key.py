@@ -1,13 +1,15 @@
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from functools import cached_property
 
 from schemalint.diagnostics import Finding
+from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import Severity, Tool, is_mapping
 from schemalint.rules._retries import has_idempotency_key, states_safe_retry
 from schemalint.rules.base import LintContext, ToolRule, rule_options
-from schemalint.text import ALL_VERBS, action_verb, merged, split_name, word_set
+from schemalint.text import ALL_VERBS, action_verb, analysed, merged, split_name, word_set
 
 #: verbs whose repetition does something twice: a second order, payment, message or booking
 REPEAT_UNSAFE_VERBS = word_set(
@@ -15,6 +17,18 @@ REPEAT_UNSAFE_VERBS = word_set(
     create post send email notify publish submit pay charge refund transfer withdraw deposit book reserve
     purchase buy sell place mint swap stake schedule enqueue dispatch
     """
+)
+#: a description that says the write lands on what exists: "create or update", "creates the file or overwrites
+#: it", "if the folder already exists, nothing happens"
+_UPSERT_TEXT = LazyPattern(
+    r"""
+    \bupsert | \b(?:create|add|insert|save|write|set|put)s?\b(?:\s+[\w-]+){0,4}?,?\s+or\s+(?:\w+ly\s+)?(?:update|replace|overwrite)
+    | \bif\s+(?:it|one|they|the\s+[\w-]+|an?\s+[\w-]+)\s+(?:already\s+)?exists?\b[^.;]{0,40}?
+      (?:updated|replaced|overwritten|returned|reused|succeeds?|nothing|no-?op|unchanged)
+    | \b(?:unless|if)\s+(?:it|they|one)\s+(?:does\s+not|doesn't|do\s+not|don't)\s+(?:already\s+)?exist
+    | \b(?:does\s+not|doesn't|do\s+not|don't)\s+already\s+exist
+    """,
+    re.VERBOSE | re.IGNORECASE,
 )
 
 
@@ -53,8 +67,9 @@ class MissingIdempotencyKey(ToolRule):
     ```
 
     ## Trade-off
-    Updates, deletes, upserts (`create_or_update_*`) and `set_*` tools are left alone: repeating them
-    leaves the same state. So are `add_*`/`insert_*` edits of a document, which a key would not make
+    Updates, deletes, upserts (`create_or_update_*`, or a description saying "create or update",
+    "overwrites an existing file", "if it already exists, nothing happens") and `set_*` tools are left
+    alone: repeating them leaves the same state. So are `add_*`/`insert_*` edits of a document, which a key would not make
     safer, and a `create_*` whose caller names the new thing (a required `name` or file path, or `branch`
     for `create_branch`): a repeat finds it exists. Only the top-level
     parameters are searched for a key.
@@ -78,7 +93,11 @@ class MissingIdempotencyKey(ToolRule):
         verb = action_verb(words, ALL_VERBS | self.unsafe_verbs)
         if verb not in self.unsafe_verbs:
             return
-        if has_idempotency_key(tool) or _is_upsert(words) or (verb == "create" and _names_what_it_creates(tool, words)):
+        if (
+            has_idempotency_key(tool)
+            or _is_upsert(words, tool.description)
+            or (verb == "create" and _names_what_it_creates(tool, words))
+        ):
             return
         if states_safe_retry(tool):
             return
@@ -90,9 +109,11 @@ class MissingIdempotencyKey(ToolRule):
         )
 
 
-def _is_upsert(words: list[str]) -> bool:
-    """`create_or_update_file`, `upsert_record`: a repeat writes the same state again."""
-    return "upsert" in words or ("or" in words and bool({"update", "replace", "overwrite"} & set(words)))
+def _is_upsert(words: list[str], description: str | None) -> bool:
+    """`create_or_update_file`, `upsert_record`, "creates the label, or updates it if it exists": a repeat writes
+    the same state again."""
+    named = "upsert" in words or ("or" in words and bool({"update", "replace", "overwrite"} & set(words)))
+    return named or _UPSERT_TEXT.search(analysed(description)) is not None
 
 
 def _names_what_it_creates(tool: Tool, words: list[str]) -> bool:

@@ -87,6 +87,9 @@ def test_sl701_docs_example_fires_and_its_fix_does_not() -> None:
         ("create_refund", "Refunds a charge.", {"charge_id": {"type": "string"}}),
         ("purchaseTicket", "Buys a ticket for the show.", {"show_id": {"type": "string"}}),
         ("post_message", "Posts a message to a channel.", {"request_text": {"type": "string"}}),
+        ("create_label", "Creates a label. Use update_label to rename one.", {"color": {"type": "string"}}),
+        ("create_label", "Creates a label; fails if one exists or updates are pending.", {}),
+        ("send_invite", "Sends an invite, or a reminder if it was already sent.", {}),
     ],
 )
 def test_sl702_flags_repeat_unsafe_writes_without_a_key(name: str, description: str, properties: Any) -> None:
@@ -105,6 +108,13 @@ def test_sl702_flags_repeat_unsafe_writes_without_a_key(name: str, description: 
         ("create_refund", "Refunds a charge.", {}, {"idempotentHint": True}),
         ("delete_refund", "Deletes a draft refund.", {}, None),
         ("get_refund", "One refund.", {}, None),
+        ("create_label", "Creates a label or updates the colour of an existing one.", {}, None),
+        ("publish_note", "Publishes the note: saves it, or silently overwrites the live copy.", {}, None),
+        ("create_folder", "Makes a folder. If the folder already exists, the call succeeds and changes nothing.", {}, None),
+        ("create_tag", "Creates the tag on the page if it does not exist yet.", {}, None),
+        ("create_record", "Upserts a record keyed by its email.", {}, None),
+        ("create_invite_link", "Makes an invite link for the room when one of that kind doesn't already exist.", {}, None),
+        ("hotel_place_details", "Describes a hotel.", {}, None),
     ],
 )
 def test_sl702_accepts_keys_statements_hints_and_other_verbs(
