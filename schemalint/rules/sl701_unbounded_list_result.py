@@ -37,8 +37,9 @@ class UnboundedListResult(ToolRule):
     is an array of objects, or an object with such an array among its fields) with nothing that bounds
     it or says there is more: no `maxItems`, no count or continuation field beside it (`total`,
     `returned`, `truncated`, `has_more`, `next_cursor`, `nextPageToken`, `page`, ...), no input
-    parameter that caps it with a `maximum` (`limit`, `max_results`, `page_size`), and no stated
-    bound in the description ("at most 50", "up to 100"). Read wherever an output schema exists: MCP
+    parameter that caps it with a `maximum` (`limit`, `max_results`, `page_size`), no required list
+    input that the result answers item by item (a batch `create_users(users)`, `get_pages(page_ids)`),
+    and no stated bound in the description ("at most 50", "up to 100"). Read wherever an output schema exists: MCP
     `outputSchema`, Gemini `response`, the return annotations of Python tools.
 
     ## Why is this bad?
@@ -112,11 +113,19 @@ def _is_record_list(schema: Any) -> bool:
 
 
 def _capped_by_input(parameters: Any) -> bool:
+    """A `limit` with a `maximum`, or a required list the result answers item by item (`create_users(users)`,
+    `get_pages(page_ids)`): the caller chose how many."""
     properties = parameters.get("properties") if is_mapping(parameters) else None
     if not is_mapping(properties):
         return False
+    required = parameters.get("required")
+    required = required if isinstance(required, list) else []
     return any(
-        is_mapping(schema) and "maximum" in schema and LIMIT_WORDS.issuperset(split_name(name))
+        is_mapping(schema)
+        and (
+            ("maximum" in schema and LIMIT_WORDS.issuperset(split_name(name)))
+            or (name in required and "array" in schema_types(schema))
+        )
         for name, schema in properties.items()
         if isinstance(name, str)
     )

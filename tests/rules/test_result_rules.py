@@ -60,6 +60,19 @@ def test_sl701_accepts_bounded_counted_or_continued_lists(tool: dict[str, Any]) 
     assert run_rule(UnboundedListResult(), [tool]) == []
 
 
+def test_sl701_a_required_list_input_bounds_a_result_answered_item_by_item() -> None:
+    shipments = {"type": "array", "items": {"type": "object"}}
+    batch = {
+        "name": "create_shipments",
+        "description": "Creates the shipments and returns each with its new id.",
+        "parameters": {"type": "object", "properties": {"shipments": shipments}, "required": ["shipments"]},
+        "outputSchema": {"type": "object", "properties": {"created": RECORDS}},
+    }
+    assert run_rule(UnboundedListResult(), [batch]) == []
+    optional_filter = {**batch, "parameters": {"type": "object", "properties": {"carriers": shipments}}}
+    assert len(run_rule(UnboundedListResult(), [optional_filter])) == 1
+
+
 def test_sl701_an_uncapped_limit_is_not_a_bound_and_words_extend() -> None:
     uncapped = returning({"type": "object", "properties": {"shipments": RECORDS}}, limit={"type": "integer"})
     assert len(run_rule(UnboundedListResult(), [uncapped])) == 1
