@@ -19,7 +19,7 @@ VAGUE_WORDS = tuple(
 #: `params` beside `url`. Maps vague words to sibling words that excuse them.
 _CONTEXT_SIBLINGS = {
     frozenset({"value", "values", "val"}): frozenset(
-        "key keys name field attribute attr property prop header cookie unit units from to variable var setting "
+        "key keys id name field attribute attr property prop header cookie unit units from to variable var setting "
         "option label tag column path".split()
     ),
     frozenset({"params", "param", "parameters", "data", "payload", "args", "arg", "arguments", "kwargs"}): frozenset(
@@ -86,7 +86,7 @@ class VagueParameterName(NodeRule):
     ## Trade-off
     Only names made *entirely* of vague words are flagged: `user_data` names its subject and
     passes. A vague name is excused where it is the domain's own word: `value` beside
-    `key`/`name`/`unit`, `params`/`data` beside `url`/`endpoint`/`function` (the key-value,
+    `key`/`id`/`name`/`unit`, `params`/`data` beside `url`/`endpoint`/`function` (the key-value,
     HTTP and call-forwarding idioms), and a described name that is the only parameter of its
     object. One-letter names are often a domain convention (coordinates, formulas), so by default
     a description is enough to excuse them.

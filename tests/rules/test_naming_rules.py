@@ -81,13 +81,14 @@ def test_sl106_described_vague_name_is_info() -> None:
 
 def test_sl106_idioms_and_specific_names_pass() -> None:
     key_value = tool(key=prop(description="Cache key."), value=prop())
+    id_value = tool(id=prop(description="Which custom property."), value=prop(description="What it is set to."))
     http = tool(
         url=prop(description="Endpoint."),
         params={"type": "object", "properties": {"q": prop(description="Query string.")}},
     )
     specific = tool(user_data=prop(), search_text=prop())
     only_parameter = tool(value=prop(description="The string to parse as a boolean."))
-    for definition in (key_value, http, specific, only_parameter):
+    for definition in (key_value, id_value, http, specific, only_parameter):
         assert run_rule(VagueParameterName(), [definition]) == []
 
 
