@@ -9,7 +9,7 @@ from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import Severity, Tool, is_mapping, join_pointer, schema_types
 from schemalint.rules.base import LintContext, ToolRule, rule_options
-from schemalint.text import merged, split_name, word_set
+from schemalint.text import action_verb, merged, split_name, word_set
 
 #: words of a result field that tells how many there are or how to get the rest
 CONTINUATION_WORDS = word_set(
@@ -17,6 +17,10 @@ CONTINUATION_WORDS = word_set(
 )
 #: words of an input parameter that caps how many records come back
 LIMIT_WORDS = word_set("limit max count size top k per page results n")
+#: a field of these is the server's own fixed catalogue, not records that grow
+_CATALOGUE_WORDS = word_set("template templates preset presets")
+#: the action of a tool that reports on the one thing it is given: its lists are that thing's parts or findings
+_REPORTING_VERBS = word_set("describe validate verify check lint inspect")
 _STATED_BOUND = LazyPattern(
     r"\b(?:at most|up to|no more than|maximum of|limited to|capped at|first)\s+\d+", re.IGNORECASE
 )
@@ -60,7 +64,10 @@ class UnboundedListResult(ToolRule):
 
     ## Trade-off
     Only the top of the result is read (a list nested inside a record is the record's business), and
-    only lists of objects: a bounded-looking list of tags is left alone.
+    only lists of objects: a bounded-looking list of tags is left alone. So are a server's fixed
+    catalogue (a `templates` or `presets` field) and the results of a tool that reports on the one
+    thing it is given (`describe_*`, `validate_*`, `verify_*`, `check_*`, `lint_*`, `inspect_*`):
+    their lists are that thing's parts or findings.
 
     ## Fix safety
     No automatic fix: the bound and the continuation are the tool's behaviour.
@@ -78,7 +85,12 @@ class UnboundedListResult(ToolRule):
 
     def check(self, tool: Tool, context: LintContext) -> Iterable[Finding]:
         output = tool.output_schema
-        if not is_mapping(output) or _capped_by_input(tool.parameters) or _STATED_BOUND.search(tool.description or ""):
+        if (
+            not is_mapping(output)
+            or action_verb(split_name(tool.name or "")) in _REPORTING_VERBS
+            or _capped_by_input(tool.parameters)
+            or _STATED_BOUND.search(tool.description or "")
+        ):
             return
         for pointer, name in self._unbounded_lists(output, tool.output_pointer or tool.pointer):
             what = f"`{name}`" if name else "the result"
@@ -101,7 +113,7 @@ class UnboundedListResult(ToolRule):
         continued = any(self.continuation_words.intersection(split_name(name)) for name in fields)
         for name in fields:
             schema = properties[name]
-            if _is_record_list(schema) and not continued:
+            if _is_record_list(schema) and not continued and not _CATALOGUE_WORDS.intersection(split_name(name)):
                 yield join_pointer(pointer, "properties", name), name
 
 

@@ -73,6 +73,14 @@ def test_sl701_a_required_list_input_bounds_a_result_answered_item_by_item() -> 
     assert len(run_rule(UnboundedListResult(), [optional_filter])) == 1
 
 
+def test_sl701_catalogues_and_reports_on_one_given_thing_are_bounded() -> None:
+    catalogue = returning({"type": "object", "properties": {"report_templates": RECORDS}})
+    assert run_rule(UnboundedListResult(), [catalogue]) == []
+    report = {**returning({"type": "object", "properties": {"problems": RECORDS}}), "name": "validate_pipeline"}
+    assert run_rule(UnboundedListResult(), [report]) == []
+    assert len(run_rule(UnboundedListResult(), [{**report, "name": "search_pipelines"}])) == 1
+
+
 def test_sl701_an_uncapped_limit_is_not_a_bound_and_words_extend() -> None:
     uncapped = returning({"type": "object", "properties": {"shipments": RECORDS}}, limit={"type": "integer"})
     assert len(run_rule(UnboundedListResult(), [uncapped])) == 1
