@@ -141,7 +141,8 @@ OTHER_VERBS = word_set(
     deactivate toggle share invite greet welcome celebrate visit travel fly drive ship tune respond record
     clean multiply divide subtract train configure design skip fit sample mix cook bake learn compose help
     teach build compile install configure initialize init setup refresh reload upgrade downgrade cd ls mv cp
-    rm mkdir rmdir touch cat grep echo pwd wc tail head du df chmod chown
+    rm mkdir rmdir touch cat grep echo pwd wc tail head du df chmod chown copy clone increment decrement incr decr
+    customize customise restore
     """
 )
 

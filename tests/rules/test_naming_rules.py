@@ -42,7 +42,18 @@ def test_sl102_flags_names_without_verb_or_object(name: str) -> None:
 
 @pytest.mark.parametrize(
     "name",
-    ["get_order", "search_orders", "kb_search", "issue_write", "linear_equation_solver", "fahrenheit_to_celsius"],
+    [
+        "get_order",
+        "search_orders",
+        "kb_search",
+        "issue_write",
+        "linear_equation_solver",
+        "fahrenheit_to_celsius",
+        "copy_invoice",
+        "restore_backup",
+        "customize_theme",
+        "counter_decr",
+    ],
 )
 def test_sl102_accepts_verb_object_names(name: str) -> None:
     assert run_rule(NameNotVerbNoun(), [tool(name)]) == []
