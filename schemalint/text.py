@@ -408,7 +408,9 @@ def text_mentions_unit(text: str, extra_units: Iterable[str] = ()) -> bool:
 
 _EXAMPLE = LazyPattern(
     r"\be\.?\s?g\b|\bfor\s+example\b|\bfor\s+instance\b|\bsuch\s+as\b|\blike\s+['\"`]|\bexample\b"
-    r"|\bformat\b|\bformatted\b|\bpattern\b|\blooks\s+like\b|\bin\s+the\s+form\b|例如|比如|格式|示例|形如|如[:：]",
+    r"|\bformat\b|\bformatted\b|\bpattern\b|\blooks\s+like\b|\bin\s+the\s+form\b|例如|比如|格式|示例|形如|如[:：]"
+    # a named shape: "a valid UUID", "24-character hex ObjectId", "8 digits"
+    r"|\b(?:uuid|guid|ulid|objectid|hex(?:adecimal)?)s?\b|\b\d+[\s-](?:digits?|characters?|chars?)\b",
     re.IGNORECASE,
 )
 

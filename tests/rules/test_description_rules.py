@@ -135,15 +135,23 @@ def test_sl206_flags_unknown_tools_only() -> None:
 def test_sl207_flags_identifiers_without_shape() -> None:
     findings = run_rule(
         IdentifierWithoutFormat(),
-        [tool(order_id=prop(description="The order."), skus={"type": "array", "items": prop()})],
+        [
+            tool(
+                order_id=prop(description="The order."),
+                skus={"type": "array", "items": prop()},
+                batch_id=prop(description="Unique id of the batch, as listed by list_batches."),
+            )
+        ],
     )
-    assert sorted(f.data["parameter"] for f in findings) == ["order_id", "skus"]
+    assert sorted(f.data["parameter"] for f in findings) == ["batch_id", "order_id", "skus"]
 
 
 def test_sl207_accepts_pattern_example_enum_and_integers() -> None:
     definition = tool(
         order_id=prop(pattern="^A[0-9]+$"),
         user_id=prop(description="User id, e.g. u_123."),
+        team_id=prop(description="The team; a GUID."),
+        device_id=prop(description="Serial of the device, 12 hex digits."),
         region_id=prop(enum=["eu", "us"]),
         account_id=prop("integer"),
         id_type=prop(),
