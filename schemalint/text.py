@@ -448,7 +448,7 @@ _LISTED_VALUES = LazyPattern(
     rf"\b(?i:one\s+of(?:\s+the\s+following(?:\s+values)?)?|options?(?:\s+are)?"
     rf"|(?:possible|allowed|accepted|valid|supported)\s+values?(?:\s+are)?"
     rf"|values?\s+are|choices?(?:\s+are)?)\b\s*[:=]?\s*[(\[]?\s*{_VALUE}(?:{_OR}{_VALUE})+"
-    rf"|(?<![|\w]){_VALUE}(?:\s*\|\s*{_VALUE})+(?![|\w])"
+    rf"|(?<![|\w:]){_VALUE}(?:\s*\|\s*{_VALUE})+(?![|\w])"
     rf"|(?:\b(?i:either)\s+)?{_QUOTED_VALUE}(?:\s*,\s*{_QUOTED_VALUE})*,?\s+or\s+{_QUOTED_VALUE}"
 )
 #: Also "json, markdown or text", "can be a or b", ": load, domcontentloaded, networkidle": values for a

@@ -131,10 +131,10 @@ def test_sl702_flags_repeat_unsafe_writes_without_a_key(name: str, description: 
         ("get_refund", "One refund.", {}, None),
         ("create_label", "Creates a label or updates the colour of an existing one.", {}, None),
         ("publish_note", "Publishes the note: saves it, or silently overwrites the live copy.", {}, None),
-        ("create_folder", "Makes a folder. If the folder already exists, the call succeeds and changes nothing.", {}, None),
+        ("create_folder", "Makes a folder. If the folder already exists, the call succeeds.", {}, None),
         ("create_tag", "Creates the tag on the page if it does not exist yet.", {}, None),
         ("create_record", "Upserts a record keyed by its email.", {}, None),
-        ("create_invite_link", "Makes an invite link for the room when one of that kind doesn't already exist.", {}, None),
+        ("create_invite_link", "Makes an invite link when one of that kind doesn't already exist.", {}, None),
         ("hotel_place_details", "Describes a hotel.", {}, None),
     ],
 )

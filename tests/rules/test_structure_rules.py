@@ -154,6 +154,7 @@ def test_sl305_names_and_listed_values_suggest_an_enum(name: str, description: s
         "The user, group or team to notify.",
         "Can be a username or an email address.",
         "The id of the item, as returned by 'list_items' or 'find_items'.",
+        "Search text; narrow it with the qualifiers label:x, archived:yes|no and owner:name.",
     ],
 )
 def test_sl305_examples_and_prose_lists_are_not_enums(description: str) -> None:
