@@ -5,7 +5,18 @@ from collections.abc import Iterable
 from schemalint.diagnostics import Finding
 from schemalint.model import Severity, Tool, join_pointer
 from schemalint.rules.base import LintContext, ToolRule
-from schemalint.text import ALL_VERBS, DESTRUCTIVE_VERBS, WRITING_VERBS, action_verb, split_name
+from schemalint.text import (
+    ALL_VERBS,
+    DESTRUCTIVE_VERBS,
+    READING_VERBS,
+    WRITING_VERBS,
+    action_verb,
+    split_name,
+    word_set,
+)
+
+#: what `resolve_*` finds rather than settles: `resolve_user_id`, `resolve_hostname`
+_LOOKED_UP = word_set("id ids name names hostname url uri path address handle")
 
 
 class AnnotationContradiction(ToolRule):
@@ -38,7 +49,9 @@ class AnnotationContradiction(ToolRule):
 
     ## Trade-off
     The verb is read from the name (the first verb, skipping noun-like ones such as `store` in
-    `grocery_store_find`); a tool whose name hides what it does is not caught.
+    `grocery_store_find`); a tool whose name hides what it does is not caught. A writing verb that
+    starts a read (`start_search`) or a `resolve_*` of an id or name (`resolve_user_id`, a look-up)
+    is not a contradiction.
 
     ## Fix safety
     No automatic fix: the name or the annotation may be the wrong one.
@@ -55,14 +68,15 @@ class AnnotationContradiction(ToolRule):
             return
         read_only = annotations.get("readOnlyHint")
         destructive = annotations.get("destructiveHint")
-        verb = action_verb(split_name(tool.name or ""), ALL_VERBS)
+        words = split_name(tool.name or "")
+        verb = action_verb(words, ALL_VERBS)
         if read_only is True and destructive is True:
             yield Finding(
                 "annotations say both `readOnlyHint: true` and `destructiveHint: true`",
                 join_pointer(tool.annotations_pointer, "destructiveHint"),
                 data={"verb": verb},
             )
-        elif read_only is True and verb in WRITING_VERBS:
+        elif read_only is True and verb in WRITING_VERBS and not _names_a_read(words, verb):
             yield Finding(
                 f"`{tool.display_name}` is marked `readOnlyHint: true` but its name says it writes (`{verb}`)",
                 join_pointer(tool.annotations_pointer, "readOnlyHint"),
@@ -74,3 +88,11 @@ class AnnotationContradiction(ToolRule):
                 join_pointer(tool.annotations_pointer, "destructiveHint"),
                 data={"verb": verb},
             )
+
+
+def _names_a_read(words: list[str], verb: str) -> bool:
+    """`start_search` starts a read; `resolve_library_id` looks an identifier up."""
+    following = words[words.index(verb) + 1 :]
+    if following and following[0] in READING_VERBS:
+        return True
+    return verb == "resolve" and bool(following) and following[-1] in _LOOKED_UP

@@ -253,6 +253,8 @@ def test_sl606_contradictions() -> None:
             _annotated("delete_branch", readOnlyHint=True),
             _annotated("drop_table", readOnlyHint=False, destructiveHint=False),
             _annotated("get_branch", readOnlyHint=True, destructiveHint=True),
+            _annotated("start_deployment", readOnlyHint=True),
+            _annotated("resolve_incident", readOnlyHint=True),
         ],
         Dialect.MCP,
     )
@@ -260,6 +262,8 @@ def test_sl606_contradictions() -> None:
         "/0/annotations/readOnlyHint",
         "/1/annotations/destructiveHint",
         "/2/annotations/destructiveHint",
+        "/3/annotations/readOnlyHint",
+        "/4/annotations/readOnlyHint",
     ]
 
 
@@ -269,5 +273,7 @@ def test_sl606_consistent_annotations_pass() -> None:
         _annotated("delete_branch", readOnlyHint=False, destructiveHint=True),
         _annotated("add_label", readOnlyHint=False, destructiveHint=False),
         _annotated("grocery_store_find", readOnlyHint=True),
+        _annotated("start_scan", readOnlyHint=True),
+        _annotated("resolve_team_id", readOnlyHint=True),
     ]
     assert run_rule(AnnotationContradiction(), consistent, Dialect.MCP) == []
