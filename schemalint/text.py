@@ -522,6 +522,7 @@ _SIDE_EFFECT_TEXT = LazyPattern(
     | \bcharges?\b | \bbill(?:s|ed|ing)?\b | \bnotif(?:y|ies|ication)\b
     | \b(?:this|it)\s+(?:will|does|may|can)\s+(?:\w+\s+){0,2}
       (?:change|modify|delete|remove|overwrite|create|update|send|cancel)
+    | \b(?:this|it)\s+(?:changes|modifies|deletes|removes|overwrites|creates|updates|sends|cancels)\b
     | \boverwrit | \bno\s+changes?\b | \bread[\s-]?only\b | \bdoes\s+not\s+(?:change|modify|write)\b | \bdry[\s-]?run\b
     """,
     re.VERBOSE | re.IGNORECASE,

@@ -81,6 +81,8 @@ def test_sl204_accepts_described_and_ref_properties() -> None:
         ("refund_order", "Refund an order to the original payment method."),
         ("send_email", "Send an email to a customer."),
         ("github_create_issue", "Create an issue in a repository."),
+        ("publish_post", "Publish a post. Readers see it at once and it stays up."),
+        ("create_webhook", "Create a webhook; use it to watch pushes."),
     ],
 )
 def test_sl205_flags_writing_tools_without_side_effect_text(name: str, description: str) -> None:
@@ -97,6 +99,8 @@ def test_sl205_flags_writing_tools_without_side_effect_text(name: str, descripti
         ("get_order", "Look up an order."),
         ("grocery_store_find_nearby", "Find grocery stores nearby."),
         ("add_binary_numbers", "Adds two binary numbers."),
+        ("create_board", "Create a board. It changes the shared workspace and needs admin rights."),
+        ("order_status", "The status of an order."),
     ],
 )
 def test_sl205_accepts_documented_writes_and_reads(name: str, description: str) -> None:
