@@ -24,6 +24,8 @@ _CODE_TEXT = LazyPattern(
     r"|执行|脚本|命令行",
     re.IGNORECASE,
 )
+#: A description that states the limits the execution runs in: "must be in the allowlist", "runs sandboxed"
+_STATED_LIMIT = LazyPattern(r"\b(?:allow-?list(?:ed)?|white-?list(?:ed)?|sandbox(?:ed)?|read-?only)\b", re.IGNORECASE)
 #: Words in the name that make `code` something else (`country_code`, `zip_code`).
 _NOT_CODE = frozenset(
     "country zip postal post currency language lang airport iata icao status error promo coupon discount "
@@ -64,7 +66,8 @@ class CodeExecutionParameter(NodeRule):
 
     ## Trade-off
     A warning, not an error: some tools exist to run code (a code interpreter). Keep them, run
-    them sandboxed, and suppress the finding with a comment saying so.
+    them sandboxed, and say so in the parameter's description ("read-only", "sandboxed", "must be
+    in the allowlist"): such a parameter is left alone.
 
     ## Fix safety
     No automatic fix.
@@ -87,6 +90,8 @@ class CodeExecutionParameter(NodeRule):
             return
         # a word such as "query" or "expression" is code only when the description says so
         if CODE_WORDS.isdisjoint(node.words) and not _CODE_TEXT.search(node.description):
+            return
+        if _STATED_LIMIT.search(node.description):
             return
         yield Finding(
             f"`{node.property_name}` takes code or commands to execute; prefer narrow typed parameters, or "

@@ -202,8 +202,11 @@ def test_sl604_ordinary_codes_and_queries_pass() -> None:
         query=prop(description="Search query, e.g. 'python tutorials language:python'."),
         command=prop(description="Voice command such as 'lights on'."),
         prompt_script=prop(description="Text from which to generate a script."),
+        expression=prop(description="A JavaScript expression, evaluated in a sandboxed worker with no network."),
     )
     assert run_rule(CodeExecutionParameter(), [definition]) == []
+    limited = tool(shell_command=prop(description="Diagnostics command to run; only those on the allowlist run."))
+    assert run_rule(CodeExecutionParameter(), [limited]) == []
 
 
 def test_sl605_credentials() -> None:
