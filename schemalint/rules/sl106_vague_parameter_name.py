@@ -23,7 +23,8 @@ _CONTEXT_SIBLINGS = {
         "option label tag column path".split()
     ),
     frozenset({"params", "param", "parameters", "data", "payload", "args", "arg", "arguments", "kwargs"}): frozenset(
-        "url uri endpoint path method headers function func callback command coroutine target procedure".split()
+        "url uri endpoint path method headers function func callback command coroutine target procedure sql query "
+        "statement".split()
     ),
 }
 
@@ -86,8 +87,8 @@ class VagueParameterName(NodeRule):
     ## Trade-off
     Only names made *entirely* of vague words are flagged: `user_data` names its subject and
     passes. A vague name is excused where it is the domain's own word: `value` beside
-    `key`/`id`/`name`/`unit`, `params`/`data` beside `url`/`endpoint`/`function` (the key-value,
-    HTTP and call-forwarding idioms), and a described name that is the only parameter of its
+    `key`/`id`/`name`/`unit`, `params`/`data` beside `url`/`endpoint`/`function`/`sql` (the key-value,
+    HTTP, call-forwarding and bound-query idioms), and a described name that is the only parameter of its
     object. One-letter names are often a domain convention (coordinates, formulas), so by default
     a description is enough to excuse them.
 
