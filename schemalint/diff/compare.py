@@ -20,6 +20,8 @@ from schemalint.tools_hash import canonical_json as canonical
 
 Side = Literal["old", "new"]
 
+#: 2**53 - 1: a bound this far out (zod's `.int()` writes one) rejects no number a client sends as an integer
+_SAFE_INTEGER = 9007199254740991
 #: a lower value is stricter
 UPPER_BOUNDS = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains")
 #: a higher value is stricter
@@ -346,7 +348,8 @@ class ToolComparison:
                 continue
             old_value = _number(old.get(keyword))
             if old_value is None:
-                yield keyword, f"added ({new[keyword]})"
+                if abs(new_value) < _SAFE_INTEGER:
+                    yield keyword, f"added ({new[keyword]})"
             elif (keyword in UPPER_BOUNDS and new_value < old_value) or (
                 keyword in LOWER_BOUNDS and new_value > old_value
             ):

@@ -10,7 +10,8 @@ class ConstraintTightened(ChangeRule):
     `minimum`, `exclusiveMinimum`, `minLength`, `minItems`, `minProperties` added or raised; `pattern`,
     `format`, `multipleOf` added or changed (a changed pattern cannot be proven wider, so it counts);
     `uniqueItems` turned on; an `enum` added to a free parameter; `additionalProperties` (or
-    `unevaluatedProperties`) turned to `false`. Relaxing any of these is not reported.
+    `unevaluatedProperties`) turned to `false`. Relaxing any of these is not reported, and neither is
+    an added bound of ±(2^53 - 1), the safe-integer range zod's `.int()` writes: no call sends more.
 
     Conditions are checked by example: an `allOf` part, a `not`, an `if`/`then`/`else`, a
     `dependentRequired` or `dependentSchemas` entry that was added or changed is reported when a value

@@ -68,6 +68,7 @@ POSITIVE: list[tuple[str, str, Edit, Severity]] = [
     ("SL908", "minimum raised", lambda t: props(t)["per_page"].update(minimum=5), Severity.ERROR),
     ("SL908", "maxLength in items", lambda t: props(t)["labels"]["items"].update(maxLength=10), Severity.ERROR),
     ("SL908", "minItems added", lambda t: props(t)["labels"].update(minItems=1), Severity.ERROR),
+    ("SL908", "a large maximum added", lambda t: props(t)["labels"].update(maxItems=2**31 - 1), Severity.ERROR),
     ("SL908", "pattern added", lambda t: props(t)["owner"].update(pattern="^[a-z]+$"), Severity.ERROR),
     ("SL908", "format added", lambda t: props(t, 1)["title"].update(format="email"), Severity.ERROR),
     ("SL908", "additionalProperties closed", lambda t: schema(t).update(additionalProperties=False), Severity.ERROR),
@@ -125,6 +126,11 @@ NEGATIVE: list[tuple[str, str, Edit]] = [
     ("SL907", "became optional", lambda t: schema(t).pop("required")),
     ("SL908", "maximum raised", lambda t: props(t)["per_page"].update(maximum=500)),
     ("SL908", "maxLength removed", lambda t: props(t)["labels"]["items"].pop("maxLength")),
+    (
+        "SL908",
+        "safe-integer range added, as zod's int() writes it",
+        lambda t: props(t)["labels"].update(maxItems=2**53 - 1),
+    ),
     ("SL909", "nothing but required reordered", lambda t: schema(t, 1).update(required=["title"])),
     ("SL910", "enum value removed", lambda t: props(t)["state"].update(enum=["open", "closed"])),
     (
