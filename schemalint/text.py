@@ -199,6 +199,15 @@ _ARITHMETIC_OBJECTS = word_set(
 )
 
 
+#: whom a `transfer_to_*` hands the conversation to: nothing is moved, bought or sent
+_HAND_OFF_TARGETS = word_set("human humans agent agents person operator support representative staff")
+
+
+def hands_off(words: list[str]) -> bool:
+    """`transfer_to_human_agents`, `transfer_call_to_support`: a hand-off to a person, not a transfer of money."""
+    return "transfer" in words and not _HAND_OFF_TARGETS.isdisjoint(words[words.index("transfer") + 1 :])
+
+
 def action_verb(words: Iterable[str], verbs: frozenset[str] = ALL_VERBS) -> str | None:
     """The verb that names the tool's action: the first verb, unless it is a noun-like verb
     (`store`, `book`, `order`) followed by another verb (`grocery_store_find_nearby` -> `find`) or by a

@@ -9,7 +9,7 @@ from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import Severity, Tool, is_mapping
 from schemalint.rules._retries import has_idempotency_key, states_safe_retry
 from schemalint.rules.base import LintContext, ToolRule, rule_options
-from schemalint.text import ALL_VERBS, action_verb, analysed, merged, split_name, word_set
+from schemalint.text import ALL_VERBS, action_verb, analysed, hands_off, merged, split_name, word_set
 
 #: verbs whose repetition does something twice: a second order, payment, message or booking
 REPEAT_UNSAFE_VERBS = word_set(
@@ -69,7 +69,8 @@ class MissingIdempotencyKey(ToolRule):
     ## Trade-off
     Updates, deletes, upserts (`create_or_update_*`, or a description saying "create or update",
     "overwrites an existing file", "if it already exists, nothing happens") and `set_*` tools are left
-    alone: repeating them leaves the same state. So are `add_*`/`insert_*` edits of a document, which a key would not make
+    alone: repeating them leaves the same state. So is a hand-off to a person
+    (`transfer_to_human_agents`): nothing is moved or bought. So are `add_*`/`insert_*` edits of a document, which a key would not make
     safer, and a `create_*` whose caller names the new thing (a required `name` or file path, or `branch`
     for `create_branch`): a repeat finds it exists. Only the top-level
     parameters are searched for a key.
@@ -91,7 +92,7 @@ class MissingIdempotencyKey(ToolRule):
     def check(self, tool: Tool, context: LintContext) -> Iterable[Finding]:
         words = split_name(tool.name or "")
         verb = action_verb(words, ALL_VERBS | self.unsafe_verbs)
-        if verb not in self.unsafe_verbs:
+        if verb not in self.unsafe_verbs or hands_off(words):
             return
         if (
             has_idempotency_key(tool)

@@ -6,6 +6,7 @@ from schemalint.diagnostics import Finding
 from schemalint.model import EvalFixture, Severity
 from schemalint.rules.base import FixtureRule, LintContext
 from schemalint.rules.sl205_undocumented_side_effects import Options, WritingVerbs
+from schemalint.text import hands_off, split_name
 
 
 class EvalMissingConfirmationCase(WritingVerbs, FixtureRule):
@@ -13,7 +14,8 @@ class EvalMissingConfirmationCase(WritingVerbs, FixtureRule):
     ## What it does
     Flags a writing tool of an eval fixture's set (its name's action verb is one of SL205's writing
     verbs: `create`, `delete`, `send`, `refund`, ...) for which no case expects the call with
-    `requiresConfirmation: true` (also `requires_confirmation`).
+    `requiresConfirmation: true` (also `requires_confirmation`). A hand-off to a person
+    (`transfer_to_human_agents`) is not such a write.
 
     ## Why is this bad?
     A write the model makes on its own (a refund, a deletion, a message sent) is the costly kind of
@@ -44,7 +46,7 @@ class EvalMissingConfirmationCase(WritingVerbs, FixtureRule):
         confirmed = {case.tool for case in fixture.cases if case.requires_confirmation}
         for name, pointer in fixture.tool_names():
             verb = self.writing_verb(name)
-            if verb is not None and name not in confirmed:
+            if verb is not None and name not in confirmed and not hands_off(split_name(name)):
                 yield Finding(
                     f"`{name}` writes (`{verb}`) but no case expects it with `requiresConfirmation: true`; add one "
                     "so the eval notices when the model stops asking first",

@@ -113,6 +113,12 @@ cases:
     assert not [key for key in found if key[0] == "SL812" and key[1:] not in {(7, 30), (11, 22)}]
 
 
+def test_a_hand_off_to_a_person_needs_no_confirmation_case(repo: Path) -> None:
+    cases = [{"input": "I want a person", "expect": {"tool": "transfer_to_human_agent"}}]
+    fixture = write(repo / "evals" / "f.json", {"tools": ["transfer_to_human_agent"], "cases": cases})
+    assert "SL815" not in codes(run([repo / "tools", fixture]))
+
+
 def test_partial_arguments_are_not_missing_ones(repo: Path) -> None:
     cases = [{"input": "x", "expect": {"tool": "get_invoice", "args": {}}}]
     fixture = write(repo / "evals" / "f.json", {"tools": ["get_invoice"], "cases": cases})

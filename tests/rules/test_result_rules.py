@@ -111,6 +111,7 @@ def test_sl701_docs_example_fires_and_its_fix_does_not() -> None:
         ("create_label", "Creates a label. Use update_label to rename one.", {"color": {"type": "string"}}),
         ("create_label", "Creates a label; fails if one exists or updates are pending.", {}),
         ("send_invite", "Sends an invite, or a reminder if it was already sent.", {}),
+        ("transfer_funds_to_account", "Moves money to another account.", {}),
     ],
 )
 def test_sl702_flags_repeat_unsafe_writes_without_a_key(name: str, description: str, properties: Any) -> None:
@@ -136,6 +137,7 @@ def test_sl702_flags_repeat_unsafe_writes_without_a_key(name: str, description: 
         ("create_record", "Upserts a record keyed by its email.", {}, None),
         ("create_invite_link", "Makes an invite link when one of that kind doesn't already exist.", {}, None),
         ("hotel_place_details", "Describes a hotel.", {}, None),
+        ("transfer_to_support_agent", "Hands the chat over to a support agent.", {}, None),
     ],
 )
 def test_sl702_accepts_keys_statements_hints_and_other_verbs(
