@@ -142,7 +142,7 @@ OTHER_VERBS = word_set(
     clean multiply divide subtract train configure design skip fit sample mix cook bake learn compose help
     teach build compile install configure initialize init setup refresh reload upgrade downgrade cd ls mv cp
     rm mkdir rmdir touch cat grep echo pwd wc tail head du df chmod chown copy clone increment decrement incr decr
-    customize customise restore
+    customize customise restore attach detach expand collapse research contain contains
     """
 )
 

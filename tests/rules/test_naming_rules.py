@@ -52,6 +52,8 @@ def test_sl102_flags_names_without_verb_or_object(name: str) -> None:
         "copy_invoice",
         "restore_backup",
         "customize_theme",
+        "attach_file",
+        "expand_short_link",
         "counter_decr",
     ],
 )
