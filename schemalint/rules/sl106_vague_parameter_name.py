@@ -20,6 +20,7 @@ VAGUE_WORDS = tuple(
 _CONTEXT_SIBLINGS = {
     frozenset({"value", "values", "val"}): frozenset(
         "key keys id name field attribute attr property prop header cookie unit units from to variable var setting "
+        "time date category group series x "
         "option label tag column path".split()
     ),
     frozenset({"params", "param", "parameters", "data", "payload", "args", "arg", "arguments", "kwargs"}): frozenset(
@@ -87,10 +88,11 @@ class VagueParameterName(NodeRule):
     ## Trade-off
     Only names made *entirely* of vague words are flagged: `user_data` names its subject and
     passes. A vague name is excused where it is the domain's own word: `value` beside
-    `key`/`id`/`name`/`unit`, `params`/`data` beside `url`/`endpoint`/`function`/`sql` (the key-value,
-    HTTP, call-forwarding and bound-query idioms), and a described name that is the only parameter of its
-    object. One-letter names are often a domain convention (coordinates, formulas), so by default
-    a description is enough to excuse them.
+    `key`/`id`/`name`/`unit` or a data point's `time`/`category`/`x`, `params`/`data` beside
+    `url`/`endpoint`/`function`/`sql` (the key-value, data-point, HTTP, call-forwarding and
+    bound-query idioms), and a described name that is the only parameter of its object. One-letter
+    names are often a domain convention (coordinates, formulas), so by default a description is
+    enough to excuse them.
 
     ## Fix safety
     No automatic fix: renaming a parameter breaks callers.

@@ -100,9 +100,10 @@ def test_sl106_idioms_and_specific_names_pass() -> None:
         params={"type": "object", "properties": {"q": prop(description="Query string.")}},
     )
     bound_query = tool(sql=prop(description="One SELECT."), params={"type": "array", "description": "Values for $1."})
+    data_point = tool(category=prop(description="Bar label."), value=prop("number"))
     specific = tool(user_data=prop(), search_text=prop())
     only_parameter = tool(value=prop(description="The string to parse as a boolean."))
-    for definition in (key_value, id_value, http, bound_query, specific, only_parameter):
+    for definition in (key_value, id_value, http, bound_query, data_point, specific, only_parameter):
         assert run_rule(VagueParameterName(), [definition]) == []
 
 
