@@ -137,6 +137,7 @@ def test_imports_are_not_followed_outside_the_root(tmp_path: Path) -> None:
         ('def register(server: "FastMCP") -> None:', "fastmcp"),
         ("def setup(app):", "fastmcp"),
         ("def add_file_tools(mcp_server, prefix: str = ''):", "fastmcp"),
+        ("def register_tools(mcp: Any, client: Any) -> None:", "fastmcp"),
     ],
 )
 def test_server_passed_as_a_parameter(tmp_path: Path, signature: str, framework: str) -> None:
@@ -146,7 +147,9 @@ def test_server_passed_as_a_parameter(tmp_path: Path, signature: str, framework:
         tmp_path,
         {
             "pyproject.toml": '[project]\nname = "acme"\ndependencies = ["fastmcp>=2.10"]\n',
-            "tools.py": "from fastmcp import FastMCP\n\n" * ("FastMCP" in signature) + f"{signature}\n{body}",
+            "tools.py": "from typing import Any\n\n" * ("Any" in signature)
+            + "from fastmcp import FastMCP\n\n" * ("FastMCP" in signature)
+            + f"{signature}\n{body}",
         },
     )
     document = load_python((tmp_path / "tools.py").read_text(), str(tmp_path / "tools.py"))

@@ -79,6 +79,8 @@ class BuiltTool:
 
 #: unannotated parameters taken for a server: `mcp`, `mcp_server`, `fastmcp`, ...
 _SERVER_PARAMETER = re.compile(r"(?:^|_)(?:fast)?mcp(?:$|_)", re.IGNORECASE)
+#: annotations that say nothing about a parameter: `mcp: Any` is read as an unannotated `mcp`
+_UNTYPED = frozenset({"Any", "object"})
 _REGISTERING_FUNCTION = re.compile(r"_?(?:register|setup|set_up|add|init|install|attach|configure|load)", re.IGNORECASE)
 #: a registering call on a line that is not a decorator's (decorators are read from the function index)
 _CALL_MARKER = re.compile(r"^(?![ \t]*@).*?\b(?:add_tool|from_function|tool)\s*\(", re.MULTILINE)
@@ -254,8 +256,9 @@ class RegistrationFinder:
             for param in params:
                 if param.name.value != name:
                     continue
-                if param.annotation is not None:
-                    found = self.names.annotation(param.annotation.annotation)
+                annotation = param.annotation.annotation if param.annotation is not None else None
+                if annotation is not None and last_name(annotation) not in _UNTYPED:
+                    found = self.names.annotation(annotation)
                     return found.framework if found is not None else None
                 if _SERVER_PARAMETER.search(name) or (
                     name in ("server", "app") and _REGISTERING_FUNCTION.match(outer.name.value)
