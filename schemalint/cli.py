@@ -5,6 +5,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import dataclasses
+import functools
 import gc
 import json
 import os
@@ -100,7 +101,12 @@ def _escape_unencodable_output() -> None:
 
 
 def lint_options(function: Callable[..., Any]) -> Callable[..., Any]:
-    """Options shared by commands that lint (check, and diff for its output)."""
+    """Options shared by commands that lint (check, diff, mcp), handed to the command as one `LintArgs`."""
+
+    @functools.wraps(function)
+    def command(**given: Any) -> Any:
+        return function(args=LintArgs(**{f.name: given.pop(f.name) for f in dataclasses.fields(LintArgs)}), **given)
+
     options = [
         click.option(
             "--preset",
@@ -137,8 +143,55 @@ def lint_options(function: Callable[..., Any]) -> Callable[..., Any]:
         click.option("-q", "--quiet", is_flag=True, help="Print findings only, no summary."),
     ]
     for option in reversed(options):
-        function = option(function)
-    return function
+        command = option(command)
+    return command
+
+
+@dataclasses.dataclass(frozen=True)
+class LintArgs:
+    """The values of the `lint_options`, validated by `options()` and `outputs()` where the command asks."""
+
+    presets: tuple[str, ...]
+    select: tuple[str, ...]
+    extend_select: tuple[str, ...]
+    ignore: tuple[str, ...]
+    fail_on: str | None
+    targets: tuple[str, ...]
+    config_file: Path | None
+    no_config: bool
+    output_formats: tuple[str, ...]
+    output_file: str | None
+    quiet: bool
+
+    def options(self, exclude: Sequence[str] = (), skip_non_tool_files: bool = False) -> Any:
+        from schemalint.engine import LintOptions
+
+        for selector in _split(self.select) + _split(self.extend_select) + _split(self.ignore):
+            check_selector(selector, "command line")
+        check_targets(_split(self.targets), "--target")
+        check_presets(_split(self.presets), "--preset")
+        if self.config_file is not None and not self.config_file.is_file():
+            raise ConfigError(f"--config: no such file: {self.config_file}")
+        return LintOptions(
+            config_file=self.config_file,
+            no_config=self.no_config,
+            presets=_split(self.presets),
+            select=_split(self.select) or None,
+            extend_select=_split(self.extend_select),
+            ignore=_split(self.ignore),
+            targets=_split(self.targets),
+            exclude=_split(exclude),
+            skip_non_tool_files=skip_non_tool_files,
+        )
+
+    def outputs(self) -> list[Any]:
+        """The --output-format / --output-file options as reporter targets (exit 2 when they clash)."""
+        from schemalint.reporters import OutputError, parse_output_targets
+
+        try:
+            return parse_output_targets(self.output_formats, self.output_file)
+        except OutputError as error:
+            _fail(str(error))
 
 
 fail_under_option = click.option(
@@ -147,38 +200,6 @@ fail_under_option = click.option(
     metavar="SCORE",
     help="Exit 1 when the score (0-100, docs/score.md) is below SCORE, whatever the findings' severities.",
 )
-
-
-def _lint_options(
-    presets: Sequence[str],
-    select: Sequence[str],
-    extend_select: Sequence[str],
-    ignore: Sequence[str],
-    targets: Sequence[str],
-    config_file: Path | None,
-    no_config: bool,
-    exclude: Sequence[str] = (),
-    skip_non_tool_files: bool = False,
-) -> Any:
-    from schemalint.engine import LintOptions
-
-    for selector in _split(select) + _split(extend_select) + _split(ignore):
-        check_selector(selector, "command line")
-    check_targets(_split(targets), "--target")
-    check_presets(_split(presets), "--preset")
-    if config_file is not None and not config_file.is_file():
-        raise ConfigError(f"--config: no such file: {config_file}")
-    return LintOptions(
-        config_file=config_file,
-        no_config=no_config,
-        presets=_split(presets),
-        select=_split(select) or None,
-        extend_select=_split(extend_select),
-        ignore=_split(ignore),
-        targets=_split(targets),
-        exclude=_split(exclude),
-        skip_non_tool_files=skip_non_tool_files,
-    )
 
 
 @main.command()
@@ -242,17 +263,7 @@ def _lint_options(
 )
 def check(
     paths: tuple[str, ...],
-    presets: tuple[str, ...],
-    select: tuple[str, ...],
-    extend_select: tuple[str, ...],
-    ignore: tuple[str, ...],
-    fail_on: str | None,
-    targets: tuple[str, ...],
-    config_file: Path | None,
-    no_config: bool,
-    output_formats: tuple[str, ...],
-    output_file: str | None,
-    quiet: bool,
+    args: LintArgs,
     exclude: tuple[str, ...],
     stdin_filename: str | None,
     statistics: bool,
@@ -273,12 +284,10 @@ def check(
     """Lint tool definitions in PATHS (files or folders; default: the current folder; `-` reads stdin)."""
     from schemalint.engine import default_jobs, lint, lint_source
 
-    options = _lint_options(
-        presets, select, extend_select, ignore, targets, config_file, no_config, exclude, skip_non_tool_files
-    )
+    options = args.options(exclude, skip_non_tool_files)
     if settings_for is not None:
-        _show_settings(settings_for, options, fail_on, "json" in output_formats)
-    outputs = output_targets(output_formats, output_file)
+        _show_settings(settings_for, options, args.fail_on, "json" in args.output_formats)
+    outputs = args.outputs()
     if staged and against is None:
         _fail("--staged needs --against REF")
     if (fix or show_diff or show_fixes) and against is not None:
@@ -295,7 +304,9 @@ def check(
         if any(conflicts.values()):
             named = ", ".join(name for name, given in conflicts.items() if given)
             _fail(f"--watch lints and reports again on every change; it does not combine with {named}")
-        _watch(paths or (".",), dataclasses.replace(options, jobs=jobs or default_jobs()), outputs, quiet, statistics)
+        _watch(
+            paths or (".",), dataclasses.replace(options, jobs=jobs or default_jobs()), outputs, args.quiet, statistics
+        )
     if against is not None:
         result = _lint_against(against, paths, options, staged)
     elif paths == ("-",):
@@ -332,8 +343,8 @@ def check(
         _write_baseline(write_baseline_file, result)
     scores = _scores(result)  # before the baseline: the findings it hides still count
     if baseline_file is not None:
-        _apply_baseline(baseline_file, result, quiet)
-    report_and_exit(result, fail_on, outputs, quiet, statistics, refused, scores, fail_under)
+        _apply_baseline(baseline_file, result, args.quiet)
+    report_and_exit(result, args, outputs, statistics, refused, scores, fail_under)
 
 
 def _watch(paths: Sequence[str], options: Any, outputs: Sequence[Any], quiet: bool, statistics: bool) -> NoReturn:
@@ -413,9 +424,8 @@ def _stdin_name(text: bytes) -> str:
 
 def report_and_exit(
     result: Any,
-    fail_on: str | None,
+    args: LintArgs,
     outputs: Sequence[Any],
-    quiet: bool,
     statistics: bool,
     refused: frozenset[str] | set[str] = frozenset(),
     scores: Any = None,
@@ -423,8 +433,8 @@ def report_and_exit(
 ) -> NoReturn:
     """Write the reports (check, diff and mcp share this) and exit 1 when a finding is at or above --fail-on,
     or the score is below --fail-under. The summary offers only the fixes --fix writes (see `_fixable`)."""
-    fail_level = _fail_level(fail_on, result)
-    reporter_output(result, outputs, quiet, statistics, _fixable(result, refused), scores)
+    fail_level = _fail_level(args.fail_on, result)
+    reporter_output(result, outputs, args.quiet, statistics, _fixable(result, refused), scores)
     _print_backend_notices(result)
     failing = fail_level is not None and any(d.severity >= fail_level for d in result.diagnostics)
     if fail_under is not None and scores is not None and scores.score < fail_under:
@@ -459,29 +469,19 @@ def _lint_against(ref: str, paths: Sequence[str], options: Any, staged: bool) ->
 def diff_command(
     old: str,
     new: str,
-    presets: tuple[str, ...],
-    select: tuple[str, ...],
-    extend_select: tuple[str, ...],
-    ignore: tuple[str, ...],
-    fail_on: str | None,
-    targets: tuple[str, ...],
-    config_file: Path | None,
-    no_config: bool,
-    output_formats: tuple[str, ...],
-    output_file: str | None,
-    quiet: bool,
+    args: LintArgs,
     statistics: bool,
 ) -> None:
     """Breaking changes from OLD to NEW (each a file, a folder, or REF:path read from git, e.g. main:tools/)."""
     from schemalint.diff import SourceError, run_diff
 
-    options = _lint_options(presets, select, extend_select, ignore, targets, config_file, no_config)
-    outputs = output_targets(output_formats, output_file)
+    options = args.options()
+    outputs = args.outputs()
     try:
         result = run_diff(old, new, options)
     except SourceError as error:
         _fail(str(error))
-    report_and_exit(result, fail_on, outputs, quiet, statistics)
+    report_and_exit(result, args, outputs, statistics)
 
 
 def _fix_plans(result: Any, options: Any, unsafe: bool) -> list[Any]:
@@ -626,16 +626,6 @@ def _fail_level(cli_value: str | None, result: Any) -> Severity | None:
         return parse_fail_on(cli_value, "--fail-on")
     configs = [f.config for f in result.files]
     return configs[0].fail_on if configs else Severity.ERROR
-
-
-def output_targets(output_formats: Sequence[str], output_file: str | None) -> list[Any]:
-    """The --output-format / --output-file options as reporter targets (exit 2 when they clash)."""
-    from schemalint.reporters import OutputError, parse_output_targets
-
-    try:
-        return parse_output_targets(output_formats, output_file)
-    except OutputError as error:
-        _fail(str(error))
 
 
 def reporter_output(
@@ -934,25 +924,15 @@ def mcp(
     lock: Path | None,
     update_lock: bool,
     fail_under: int | None,
-    presets: tuple[str, ...],
-    select: tuple[str, ...],
-    extend_select: tuple[str, ...],
-    ignore: tuple[str, ...],
-    fail_on: str | None,
-    targets: tuple[str, ...],
-    config_file: Path | None,
-    no_config: bool,
-    output_formats: tuple[str, ...],
-    output_file: str | None,
-    quiet: bool,
+    args: LintArgs,
 ) -> None:
     """Lint the tools a live MCP server lists: `schemalint mcp -- CMD ARGS...` or `schemalint mcp --url URL`."""
     if bool(command) == (url is not None):
         _fail("give the server command after `--` (schemalint mcp -- CMD ARGS...) or --url URL, not both")
     if update_lock and lock is None:
         _fail("--update-lock needs --lock FILE")
-    options = _lint_options(presets, select, extend_select, ignore, targets, config_file, no_config)
-    outputs = output_targets(output_formats, output_file)
+    options = args.options()
+    outputs = args.outputs()
     from schemalint.live.mcp import LiveError, check_server
 
     try:
@@ -961,4 +941,4 @@ def mcp(
         _fail(str(error))
     for note in notes:
         click.echo(f"schemalint: {note}", err=True)
-    report_and_exit(result, fail_on, outputs, quiet, False, scores=_scores(result), fail_under=fail_under)
+    report_and_exit(result, args, outputs, False, scores=_scores(result), fail_under=fail_under)
