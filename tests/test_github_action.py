@@ -16,7 +16,7 @@ import yaml
 
 from schemalint.diagnostics import Diagnostic
 from schemalint.model import Severity, Span
-from schemalint.reporters import get_reporter
+from schemalint.reporters import markdown
 
 REPO = Path(__file__).resolve().parent.parent
 ACTION = yaml.safe_load((REPO / "action.yml").read_text(encoding="utf-8"))
@@ -143,5 +143,5 @@ def test_against_a_ref_reports_breaking_changes(dirs: tuple[Path, Path]) -> None
 
 def test_the_summary_escapes_what_markdown_would_read() -> None:
     finding = Diagnostic("SL201", "missing-description", Severity.ERROR, "m", "a|b_*x*\n.json", Span(1, 1, 1, 2), "")
-    text = get_reporter("markdown")([finding], {}, False)
+    text = markdown.render([finding], {}, False)
     assert "| a\\|b\\_\\*x\\*\\\\x0a.json | 1 | 0 | 0 |" in text.splitlines()  # shows `\x0a`

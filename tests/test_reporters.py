@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -15,7 +16,8 @@ from schemalint.cli import main
 from schemalint.diagnostics import Diagnostic
 from schemalint.docs_site import rule_url
 from schemalint.model import Severity, Span
-from schemalint.reporters import OutputError, OutputTarget, get_reporter, parse_output_targets
+from schemalint.reporters import OutputError, OutputTarget, github, junit, parse_output_targets
+from schemalint.reporters import text as text_reporter
 from schemalint.reporters.github import escape_data, escape_property
 
 from .conftest import REPO
@@ -181,7 +183,7 @@ def test_github_escaping() -> None:
     diagnostic = Diagnostic(
         "SL301", "nesting-too-deep", Severity.INFO, "two\nlines", "a,b:c.json", Span(1, 2, 3, 4), ""
     )
-    (line,) = get_reporter("github")([diagnostic], {}, False).splitlines()
+    (line,) = github.render([diagnostic], {}, False).splitlines()
     assert (
         line
         == "::notice file=a%2Cb%3Ac.json,line=1,col=2,endLine=3,endColumn=4,title=SL301::two%0Alines (nesting-too-deep)"
@@ -216,7 +218,7 @@ def test_junit_parses_and_counts(project: Path) -> None:
 
 def test_junit_survives_control_characters() -> None:
     diagnostic = Diagnostic("SL301", "x", Severity.ERROR, "bad \x01 char", "a.json", Span(1, 1, 1, 2), "")
-    root = ET.fromstring(get_reporter("junit")([diagnostic], {}, False))
+    root = ET.fromstring(junit.render([diagnostic], {}, False))
     assert "\\x01" in root.find("testsuite/testcase/failure").get("message", "")  # type: ignore[union-attr]
 
 
@@ -260,7 +262,7 @@ def test_junit_is_what_elementtree_writes(clean_files: dict, count: int) -> None
         for i, (severity, path) in enumerate([(Severity.ERROR, 'p a&"<>\t.json'), (Severity.INFO, "q.yaml")] * 2)
     ][:count]
     expected = _junit_by_elementtree(diagnostics, clean_files)
-    assert get_reporter("junit")(diagnostics, clean_files, False) == expected
+    assert junit.render(diagnostics, clean_files, False) == expected
 
 
 def test_json_output_validates_against_the_published_schema(project: Path) -> None:
@@ -313,7 +315,7 @@ def test_text_excerpt_of_a_crlf_file_shows_the_line_without_its_cr() -> None:
     span = document.positions.locate("/tools/0/name", key=True)
     assert span == Span(3, 3, 3, 9)
     diagnostic = Diagnostic("SL204", "slug", Severity.WARNING, "message", "f.json", span, "/tools/0/name")
-    rendered = get_reporter("text")([diagnostic], {"f.json": document}, False)
+    rendered = text_reporter.render([diagnostic], {"f.json": document}, False)
     assert rendered == 'f.json:3:3: SL204 [warning] message\n    3 |  {"name": "x"}\n          ^~~~~~\n'
 
 
@@ -326,7 +328,7 @@ def test_the_caret_of_a_cut_long_line_underlines_the_whole_token(padding: int) -
     document = load_json(text, "f.json")
     span = document.positions.locate("/tools/0/name")
     diagnostic = Diagnostic("SL101", "slug", Severity.WARNING, "message", "f.json", span, "/tools/0/name")
-    shown, caret = get_reporter("text")([diagnostic], {"f.json": document}, False).splitlines()[1:]
+    shown, caret = text_reporter.render([diagnostic], {"f.json": document}, False).splitlines()[1:]
     start = caret.index("^")
     assert shown[start : len(caret)] == '"lookup_order"'
 
@@ -354,12 +356,12 @@ def test_a_long_line_is_cut_before_its_stand_ins_are_made(monkeypatch: pytest.Mo
 @pytest.mark.parametrize("output_format", ["json", "sarif", "gitlab"])
 def test_a_report_written_as_bytes_is_the_text_render_gives(project: Path, output_format: str) -> None:
     from schemalint.engine import LintOptions, lint
-    from schemalint.reporters import _encoded_reporter
 
     result = lint(["tools"], LintOptions(no_config=True))
-    text = get_reporter(output_format)(result.diagnostics, result.documents(), False)
-    encoded = _encoded_reporter(output_format)(result.diagnostics, result.documents(), False)
-    assert isinstance(encoded, bytes) and encoded == text.encode()  # on Linux, the bytes are written
+    reporter = importlib.import_module(f"schemalint.reporters.{output_format}")
+    encoded = reporter.render(result.diagnostics, result.documents(), False)
+    assert isinstance(encoded, bytes)  # on Linux, the bytes are written
+    text = encoded.decode()
     assert check("--output-format", output_format) == (1, text)
     assert check("--output-format", f"{output_format}:reports/out") == (1, "")
     assert (project / "reports" / "out").read_bytes() == encoded

@@ -22,8 +22,6 @@ from schemalint.paths import split_git_spec
 if TYPE_CHECKING:
     from schemalint.score import Scores
 
-Reporter = Callable[[Sequence[Diagnostic], Mapping[str, Document], bool], str]
-
 FORMATS = ("text", "json", "sarif", "github", "gitlab", "junit", "markdown", "json-summary")
 #: formats that report the score (their `render` takes `scores`)
 SCORED_FORMATS = frozenset({"markdown", "json-summary"})
@@ -45,28 +43,6 @@ def older_version(diagnostic: Diagnostic) -> OlderVersion | None:
         return None
     ref, path = revision
     return OlderVersion(ref, path, f" (at {diagnostic.path} line {diagnostic.span.line})")
-
-
-def get_reporter(name: str) -> Reporter:
-    """The reporter for an --output-format name; imported lazily so unused formats cost nothing."""
-    render: Reporter = _reporter_module(name).render
-    return render
-
-
-def _encoded_reporter(name: str) -> Callable[..., str | bytes]:
-    """The reporter, or its `render_encoded` where it has one: a report as text or as UTF-8 bytes, which are
-    written out as they are, except on Windows, where text files end lines with CRLF."""
-    module = _reporter_module(name)
-    if os.linesep != "\n":
-        render: Reporter = module.render
-        return render
-    return getattr(module, "render_encoded", module.render)  # type: ignore[no-any-return]
-
-
-def _reporter_module(name: str) -> Any:
-    if name not in FORMATS:
-        raise KeyError(name)
-    return importlib.import_module(f"schemalint.reporters.{name.replace('-', '_')}")
 
 
 class OutputError(ValueError):
@@ -122,8 +98,11 @@ def write_reports(
             extra["docs_url"] = docs_url
         if target.format in SCORED_FORMATS:
             extra["scores"] = scores
+        reporter = importlib.import_module(f"schemalint.reporters.{target.format.replace('-', '_')}")
         with paused_gc():  # a reporter builds an object or a line per finding, all alive until written
-            text = _encoded_reporter(target.format)(diagnostics, documents, color and target.path is None, **extra)
+            text = reporter.render(diagnostics, documents, color and target.path is None, **extra)
+        if isinstance(text, bytes) and os.linesep != "\n":  # written as text, whose lines end in CRLF there
+            text = text.decode()
         if target.path is None:
             echo(text)
             continue

@@ -18,15 +18,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import orjson
-
-if TYPE_CHECKING:
-    from schemalint.diagnostics import Diagnostic
-    from schemalint.loaders import Document
-    from schemalint.reporters import Reporter
 
 _OPTIONS = orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE | orjson.OPT_PASSTHROUGH_DATACLASS
 _OPTIONS |= orjson.OPT_PASSTHROUGH_DATETIME
@@ -44,19 +38,6 @@ def json_report(value: Any) -> str | bytes:
     if written is None or _may_hold_small_float(written):
         return json.dumps(value, indent=2, ensure_ascii=False, default=str) + "\n"
     return written
-
-
-def decoded(render_encoded: Callable[..., str | bytes]) -> Reporter:
-    """The `render` (text) of a reporter whose `render_encoded` gives its report as text or as UTF-8 bytes;
-    the format's own options (`docs_url`, `scores`) are passed on."""
-
-    def render(
-        diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document], color: bool = False, **options: Any
-    ) -> str:
-        report = render_encoded(diagnostics, documents, color, **options)
-        return report.decode() if isinstance(report, bytes) else report
-
-    return render
 
 
 def _may_hold_small_float(text: bytes) -> bool:

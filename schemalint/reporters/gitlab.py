@@ -15,14 +15,12 @@ from schemalint.fingerprints import fingerprints
 from schemalint.loaders import Document
 from schemalint.model import Severity
 from schemalint.reporters import older_version
-from schemalint.reporters._json_text import decoded, json_report
+from schemalint.reporters._json_text import json_report
 
 _SEVERITIES = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
 
 
-def render_encoded(
-    diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document], color: bool = False
-) -> str | bytes:
+def render(diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document], color: bool = False) -> str | bytes:
     issues: list[dict[str, Any]] = []
     for d, unique in zip(diagnostics, fingerprints(diagnostics, documents), strict=True):
         description = f"{d.code} {d.message}"
@@ -43,6 +41,3 @@ def render_encoded(
             }
         )
     return json_report(issues)
-
-
-render = decoded(render_encoded)

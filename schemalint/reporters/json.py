@@ -6,13 +6,8 @@ from collections.abc import Mapping, Sequence
 
 from schemalint.diagnostics import Diagnostic
 from schemalint.loaders import Document
-from schemalint.reporters._json_text import decoded, json_report
+from schemalint.reporters._json_text import json_report
 
 
-def render_encoded(
-    diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document], color: bool = False
-) -> str | bytes:
+def render(diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document], color: bool = False) -> str | bytes:
     return json_report([d.to_json() for d in diagnostics])
-
-
-render = decoded(render_encoded)

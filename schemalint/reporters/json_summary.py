@@ -11,7 +11,7 @@ from schemalint import __version__
 from schemalint.diagnostics import Diagnostic
 from schemalint.loaders import Document
 from schemalint.model import Severity
-from schemalint.reporters._json_text import decoded, json_report
+from schemalint.reporters._json_text import json_report
 
 if TYPE_CHECKING:
     from schemalint.score import Scores
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 SUMMARY_VERSION = 1
 
 
-def render_encoded(
+def render(
     diagnostics: Sequence[Diagnostic],
     documents: Mapping[str, Document],
     color: bool = False,
@@ -41,6 +41,3 @@ def render_encoded(
     if scores is not None:
         summary |= scores.to_json()
     return json_report(summary)
-
-
-render = decoded(render_encoded)

@@ -19,7 +19,7 @@ from schemalint.loaders import Document
 from schemalint.model import Severity
 from schemalint.paths import split_git_spec
 from schemalint.reporters import older_version
-from schemalint.reporters._json_text import decoded, json_report
+from schemalint.reporters._json_text import json_report
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 SRCROOT = "%SRCROOT%"
@@ -93,7 +93,7 @@ def _result(
     }
 
 
-def render_encoded(
+def render(
     diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document], color: bool = False, docs_url: str = ""
 ) -> str | bytes:
     """The SARIF log; `docs_url` is the `docs-url` setting, where each rule's `helpUri` points."""
@@ -119,6 +119,3 @@ def render_encoded(
     }
     log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
     return json_report(log)
-
-
-render = decoded(render_encoded)
