@@ -21,7 +21,7 @@ from schemalint.dialects.requests import detect_requests
 from schemalint.gc_pause import paused_gc
 from schemalint.loaders import Document, LoadError
 from schemalint.loaders.discover import SourceFile, discover, parse_document, read_source, source_format
-from schemalint.model import EvalFixture, Request, Severity, Span, Tool, ToolSet, parent_pointer
+from schemalint.model import EvalFixture, Request, Severity, Span, Tool, ToolSet, parent_pointer, pointer_owner
 from schemalint.paths import display_path, matches_any, resolve_path
 from schemalint.rules import rules_by_code
 from schemalint.rules.base import (
@@ -497,10 +497,15 @@ def check_toolset(
         for rule, finding in found:
             _place(rule, finding, source, rules, tool)
     lead = rules_for(members[0].config)
-    owners = _ToolOwners(toolset)
+    # a tool-set finding lies in the tool its pointer names; `data["path"]` picks the file when a set spans files
+    by_file: dict[str | None, dict[str, Tool]] = {}
+    for tool in toolset.tools:
+        by_file.setdefault(tool.path, {}).setdefault(tool.pointer, tool)
+        by_file.setdefault(None, {}).setdefault(tool.pointer, tool)
     for set_rule in lead.toolset_rules:
         for finding in set_rule.check(toolset, context):
-            owner = owners.owner(finding)
+            in_file = by_file.get(finding.data.get("path"), {})
+            owner = pointer_owner(finding.pointer, in_file) or next(iter(in_file.values()), toolset.tools[0])
             _place(set_rule, finding, by_path[owner.path], lead, owner)
     for source in members:
         _place_request_findings(source, rules_for(source.config))
@@ -533,15 +538,7 @@ def _place_request_findings(source: SourceResult, rules: RuleSet) -> None:
         owners = {tool.pointer: tool for tool in request.tools}
         for rule in rules.request_rules:
             for finding in rule.check(request, context):
-                _place(rule, finding, source, rules, _pointed_tool(finding.pointer, owners))
-
-
-def _pointed_tool(pointer: str, tools: dict[str, Tool]) -> Tool | None:
-    while pointer:
-        if pointer in tools:
-            return tools[pointer]
-        pointer = parent_pointer(pointer)
-    return None
+                _place(rule, finding, source, rules, pointer_owner(finding.pointer, owners))
 
 
 def _check_fixtures(
@@ -644,35 +641,6 @@ def _shared_folders(path: str, key: str) -> int:
 def _set_context(toolset: ToolSet, by_path: dict[str, SourceResult]) -> LintContext:
     targets = {id(t): resolve_targets(t, by_path[t.path].config.provider_targets) for t in toolset.tools}
     return LintContext(targets, by_path[toolset.tools[0].path].config.settings)
-
-
-class _ToolOwners:
-    """Which tool a tool-set finding points into, by the longest tool pointer that prefixes it.
-
-    Indexed once per tool set, so placing F findings over T tools costs O(F x depth), not O(F x T).
-    """
-
-    def __init__(self, toolset: ToolSet) -> None:
-        self.toolset = toolset
-        self.by_pointer: dict[tuple[str | None, str], Tool] = {}
-        self.first_in_file: dict[str, Tool] = {}
-        for tool in toolset.tools:
-            self.by_pointer.setdefault((tool.path, tool.pointer), tool)
-            self.by_pointer.setdefault((None, tool.pointer), tool)
-            self.first_in_file.setdefault(tool.path, tool)
-
-    def owner(self, finding: Finding) -> Tool:
-        """`data["path"]` picks the file when a set spans files."""
-        wanted_path = finding.data.get("path")
-        pointer = finding.pointer
-        while True:
-            tool = self.by_pointer.get((wanted_path, pointer))
-            if tool is not None:
-                return tool
-            if not pointer:
-                break
-            pointer = parent_pointer(pointer)
-        return self.first_in_file.get(wanted_path, self.toolset.tools[0]) if wanted_path else self.toolset.tools[0]
 
 
 def _place(rule: Rule | type[Rule], finding: Finding, source: SourceResult, rules: RuleSet, tool: Tool | None) -> None:

@@ -11,11 +11,12 @@ import enum
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Final, TypeGuard
+from typing import Any, Final, TypeGuard, TypeVar
 
 from schemalint.text import description_of, split_words
 
 JSON = Any  # a value as json.loads returns it
+T = TypeVar("T")
 
 #: JSON Schema keywords whose value is a single sub-schema.
 SCHEMA_KEYWORDS_SINGLE = (
@@ -136,6 +137,16 @@ def split_pointer(pointer: str) -> list[str]:
 def parent_pointer(pointer: str) -> str:
     """The pointer one level up (`""` above the root); tokens stay escaped, so no split and join."""
     return pointer.rpartition("/")[0]
+
+
+def pointer_owner(pointer: str, owners: Mapping[str, T]) -> T | None:
+    """The value of `owners` (keyed by pointer) at `pointer` or at its nearest ancestor: which tool a
+    finding's pointer lies in."""
+    while True:
+        owner = owners.get(pointer)
+        if owner is not None or not pointer:
+            return owner
+        pointer = parent_pointer(pointer)
 
 
 def resolve_pointer(document: JSON, pointer: str) -> JSON:

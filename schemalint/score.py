@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from schemalint.diagnostics import Diagnostic
-from schemalint.model import Severity
+from schemalint.model import Severity, pointer_owner
 
 SEVERITY_WEIGHTS = {Severity.ERROR: 25.0, Severity.WARNING: 5.0, Severity.INFO: 1.0}
 #: rules whose weight is not 1: security findings count double; findings about files, suppressions, how a
@@ -117,13 +117,17 @@ def score(sources: Sequence[Any], diagnostics: Sequence[Diagnostic]) -> Scores:
         by_path[diagnostic.path].append(diagnostic)
     sets: list[tuple[SetScore, int]] = []
     for toolset, members in group_toolsets(sources):
-        owners = {(tool.path, tool.pointer): tool for tool in toolset.tools}
+        owners: dict[str, dict[str, Any]] = defaultdict(dict)
+        for tool in toolset.tools:
+            owners[tool.path][tool.pointer] = tool
         per_tool: dict[int, list[Diagnostic]] = defaultdict(list)
         set_wide: list[Diagnostic] = []
         for source in members:
             for diagnostic in by_path.get(source.path, ()):
-                tool = None if diagnostic.code in SET_RULES else _owner(owners, diagnostic)
-                (per_tool[id(tool)] if tool is not None else set_wide).append(diagnostic)
+                owner = (
+                    None if diagnostic.code in SET_RULES else pointer_owner(diagnostic.pointer, owners[diagnostic.path])
+                )
+                (per_tool[id(owner)] if owner is not None else set_wide).append(diagnostic)
         tools = tuple(_tool_score(tool, per_tool.get(id(tool), [])) for tool in toolset.tools)
         set_penalty = penalty(set_wide)
         mean = sum(t.score for t in tools) / len(tools)
@@ -139,17 +143,3 @@ def score(sources: Sequence[Any], diagnostics: Sequence[Diagnostic]) -> Scores:
 def _tool_score(tool: Any, found: list[Diagnostic]) -> ToolScore:
     value = _bounded(100 - penalty(found)) if found else 100
     return ToolScore(tool.display_name, tool.path, tool.pointer, value, len(found))
-
-
-def _owner(owners: dict[tuple[str, str], Any], diagnostic: Diagnostic) -> Any:
-    """The tool whose pointer prefixes the finding's, in the finding's file. Tools never hold tools, so the
-    shortest prefix that names a tool is the one: a finding is placed after a lookup or two."""
-    path, pointer = diagnostic.path, diagnostic.pointer
-    end = 0
-    while True:
-        tool = owners.get((path, pointer[:end]))
-        if tool is not None or end == len(pointer):
-            return tool
-        end = pointer.find("/", end + 1)
-        if end < 0:
-            end = len(pointer)
