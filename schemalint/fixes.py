@@ -54,11 +54,6 @@ class FixError(Exception):
 # JSON Patch on plain data
 
 
-def apply_operations(data: JSON, operations: Iterable[PatchOperation]) -> JSON:
-    """A copy of `data` with the operations applied (RFC 6902 add, replace, remove)."""
-    return apply_in_place(copy.deepcopy(data), operations)
-
-
 def apply_in_place(data: JSON, operations: Iterable[PatchOperation]) -> JSON:
     """Apply the operations to `data` itself and return the new root. All or nothing: when one
     operation fails, the ones before it are undone and FixError is raised."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import difflib
 import json
@@ -25,7 +26,7 @@ from schemalint.fixes import (
     FixError,
     JsonRenderer,
     StaleFileError,
-    apply_operations,
+    apply_in_place,
     choose_fixes,
     plan_file,
     write_atomically,
@@ -42,6 +43,11 @@ CATALOGUE = REPO / "rules"
 def run(*args: str) -> tuple[int, str, str]:
     result = CliRunner().invoke(main, list(args))
     return result.exit_code, result.stdout, result.stderr
+
+
+def apply_operations(data: Any, operations: list[PatchOperation]) -> Any:
+    """A copy of `data` with the operations applied."""
+    return apply_in_place(copy.deepcopy(data), operations)
 
 
 def render(text: str, operations: list[PatchOperation], name: str = "t.json") -> str:

@@ -12,7 +12,6 @@ import io
 import re
 import tokenize
 from bisect import bisect_right
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from schemalint.diagnostics import Diagnostic
@@ -87,23 +86,10 @@ class SourceLines:
             return len(text)
         return len(text) + sum(1 for char in text if ord(char) > 0xFFFF)
 
-    def offset(self, point: Point) -> int:
-        line, column = point
-        line = min(max(line, 1), len(self.starts))
-        return min(self.starts[line - 1] + column - 1, len(self.text))
-
     def point(self, offset: int) -> Point:
         """The (line, column) of a character offset."""
         line = bisect_right(self.starts, offset)
         return line, offset - self.starts[line - 1] + 1
-
-    def apply(self, edits: Sequence[TextEdit]) -> str:
-        """The text after the edits (non-overlapping; edits at the same place keep their order)."""
-        text = self.text
-        placed = sorted(enumerate(edits), key=lambda item: (self.offset(item[1].start), item[0]), reverse=True)
-        for _, edit in placed:
-            text = text[: self.offset(edit.start)] + edit.new_text + text[self.offset(edit.end) :]
-        return text
 
 
 def fix_edits(document: Document, diagnostic: Diagnostic) -> list[TextEdit] | None:
