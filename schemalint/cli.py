@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 
 import click
 
-from schemalint import __version__
+from schemalint import __version__, progress
 from schemalint.config import ConfigError, check_presets, check_selector, check_targets, parse_fail_on
 from schemalint.model import Severity
 from schemalint.reporters import FORMATS
@@ -90,6 +90,13 @@ def _stop_writing_to_closed_pipe() -> None:
 def main() -> None:
     """Lint the tool definitions you give to LLMs (OpenAI, Anthropic, Gemini, MCP, Python)."""
     _escape_unencodable_output()
+    if sys.stderr.isatty():
+        progress.report = _show_progress
+
+
+def _show_progress(what: str, done: int, total: int) -> None:
+    """A long step's progress on one line of stderr, rewritten in place and ended with the step."""
+    click.echo(f"\rschemalint: {what} {done}/{total}", err=True, nl=done == total)
 
 
 def _escape_unencodable_output() -> None:

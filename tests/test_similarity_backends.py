@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
@@ -15,6 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from schemalint import progress
+from schemalint.cli import main
 from schemalint.similarity import embed as embed_module
 from schemalint.similarity.backends import (
     STATIC_DIGEST_FILE,
@@ -312,22 +315,36 @@ def test_cache_keeps_keys_that_end_in_a_zero_byte(tmp_path: Path) -> None:
     assert len(found) == len(keys)
 
 
+def test_progress_is_reported_for_many_texts_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[str, int, int]] = []
+    monkeypatch.setattr(progress, "report", lambda what, done, total: calls.append((what, done, total)))
+    settings = {"embedding-backend": "static", "cache-dir": str(tmp_path)}
+    embed_texts([f"tool number {i}" for i in range(10)], settings)
+    assert calls == []  # few texts: nothing to show
+    embed_texts([f"another tool {i}" for i in range(embed_module.PROGRESS_MIN_TEXTS + 1)], settings)
+    assert calls[-1] == ("embedding descriptions (static)", 301, 301)
+
+
 class _Terminal(io.StringIO):
     def isatty(self) -> bool:
         return True
 
 
 @pytest.mark.parametrize("tty", [True, False])
-def test_progress_bar_only_on_a_terminal_and_for_many_texts(
+def test_progress_is_shown_by_the_command_line_on_a_terminal_only(
     tty: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     stream = _Terminal() if tty else io.StringIO()
     monkeypatch.setattr(sys, "stderr", stream)
-    settings = {"embedding-backend": "static", "cache-dir": str(tmp_path)}
-    embed_texts([f"tool number {i}" for i in range(10)], settings)
-    assert stream.getvalue() == ""  # few texts: no bar
-    embed_texts([f"another tool {i}" for i in range(embed_module.PROGRESS_MIN_TEXTS + 1)], settings)
-    assert ("embedding descriptions (static) 301/301" in stream.getvalue()) is tty
+    monkeypatch.setattr(progress, "report", None)
+    tools = [{"name": f"tool_{i}", "description": f"Does thing number {i}."} for i in range(301)]
+    (tmp_path / "tools.json").write_text(json.dumps(tools), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    with contextlib.redirect_stdout(io.StringIO()), pytest.raises(SystemExit):
+        main(["check", "tools.json", "--no-config", "--select", "SL502"])
+    shown = stream.getvalue()
+    assert ("\rschemalint: embedding descriptions (static) 301/301\n" in shown) is tty
+    assert "embedding descriptions" not in shown or tty
 
 
 @needs_st

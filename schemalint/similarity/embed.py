@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from schemalint import progress
 from schemalint.similarity.backends import (
     BackendChoice,
     EmbeddingBackend,
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
     from schemalint.similarity.pairs import Vectors
 
-#: more new texts than this show a progress bar (on a TTY only)
+#: more new texts than this report their progress (the command line shows it on a terminal)
 PROGRESS_MIN_TEXTS = 300
 #: up to this many texts, vectors are rows of Python floats and the pairs are found without numpy: below
 #: it, importing numpy costs more than the pure-Python search (pairs.py); `benchmarks/bench_similarity.py
@@ -89,19 +89,16 @@ def _model_key(backend: EmbeddingBackend, cache_dir: Path | None) -> str:
 
 
 def _encode(backend: EmbeddingBackend, texts: list[str], small: bool) -> Vectors:
-    """Rows of Python floats for a small set, else a float32 matrix (with a progress bar on a terminal
-    for many texts)."""
+    """Rows of Python floats for a small set, else a float32 matrix (with progress reported to whoever
+    shows it, for many texts)."""
     encode = backend.encode_rows if small else backend.encode
-    show = len(texts) > PROGRESS_MIN_TEXTS and sys.stderr.isatty()
-    if not show:
+    report = progress.report
+    if report is None or len(texts) <= PROGRESS_MIN_TEXTS:
         return encode(texts)
     parts = []
     for start in range(0, len(texts), _BATCH):
         parts.append(encode(texts[start : start + _BATCH]))
-        done = min(start + _BATCH, len(texts))
-        sys.stderr.write(f"\rschemalint: embedding descriptions ({backend.name}) {done}/{len(texts)}")
-        sys.stderr.flush()
-    sys.stderr.write("\n")
+        report(f"embedding descriptions ({backend.name})", min(start + _BATCH, len(texts)), len(texts))
     if small:
         return [row for part in parts for row in part]
     import numpy as np
