@@ -70,9 +70,6 @@ class Config:
     #: `rules.SL301`): `pyproject.toml:tool.schemalint.select`, `command line (--select)`
     origins: Mapping[str, str] = field(default_factory=dict)
 
-    def replace(self, **changes: Any) -> Config:
-        return dataclasses.replace(self, **changes)
-
     @property
     def presets(self) -> tuple[Preset, ...]:
         return tuple(PRESETS[name] for name in self.extend)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePath
 from typing import Any
 
@@ -19,7 +19,7 @@ from schemalint.dialects.docker_catalog import FILE_NAME as CATALOG_FILE_NAME
 from schemalint.dialects.evals import detect_fixture
 from schemalint.dialects.requests import detect_requests
 from schemalint.gc_pause import paused_gc
-from schemalint.loaders import Document, LoadError
+from schemalint.loaders import Document, LoadError, NoPositions
 from schemalint.loaders.discover import SourceFile, discover, parse_document, read_source, source_format
 from schemalint.model import EvalFixture, Request, Severity, Span, Tool, ToolSet, parent_pointer, pointer_owner
 from schemalint.paths import display_path, matches_any, resolve_path
@@ -69,9 +69,9 @@ class LintOptions:
 class SourceResult:
     """One file after loading: its document (None when it did not load) and the tools found.
 
-    From parallel workers (`lint` with jobs > 1) a file comes back slim: its document as text only,
-    no tools (`identities` says which there were) and no per-file diagnostics (LintResult.diagnostics
-    holds every finding that counts).
+    From parallel workers (`lint` with jobs > 1) a file comes back without its document's position
+    index, its request bodies and its per-file diagnostics (LintResult.diagnostics holds every finding
+    that counts).
     """
 
     path: str
@@ -83,8 +83,6 @@ class SourceResult:
     requests: list[Request] = field(default_factory=list)
     #: the eval fixture the file holds (see schemalint.dialects.evals)
     fixture: EvalFixture | None = None
-    #: from a parallel worker: the file's tools without their schemas (name, dialect, where), for the score
-    identities: list[Tool] = field(default_factory=list)
 
 
 @dataclass
@@ -133,7 +131,8 @@ class ConfigResolver:
             if value:
                 origin = f"command line ({_CLI_OPTIONS[key]})"
                 origins[key] = f"{origins[key]} + {origin}" if key in _ADDED and key in origins else origin
-        return config.replace(
+        return replace(
+            config,
             extend=o.presets or config.extend,
             select=o.select if o.select is not None else config.select,
             extend_select=config.extend_select + o.extend_select,
@@ -354,21 +353,13 @@ def _lint_batch(job: tuple[list[tuple[SourceFile, Config]], LintOptions]) -> Lin
     batch, options = job
     result = run_rules(_load_files(batch, options))
     for source in result.files:
-        # send back what reporters, fixes and the score need (the text, which tools there were); parsed
-        # data, position indexes, tools and the per-file findings (result.diagnostics has those that
-        # count) stay in the worker
+        # a position index holds parser state that does not pickle (--fix parses the text again); the
+        # per-file findings stay too: result.diagnostics has those that count
         if source.document is not None:
-            source.document = Document(source.path, source.document.text, None, source.document.format)
-        source.identities = [_identity(tool) for tool in source.tools]
-        source.tools = []
+            source.document = replace(source.document, positions=NoPositions())
         source.requests = []
         source.diagnostics = []
     return result
-
-
-def _identity(tool: Tool) -> Tool:
-    """The tool without its schemas: what says which tool it is."""
-    return Tool(tool.name, None, None, tool.dialect, tool.path, tool.pointer, None, framework=tool.framework)
 
 
 def lint_source(
@@ -570,21 +561,8 @@ class _FixtureLinker:
     def __init__(self, candidates: Sequence[SourceResult]) -> None:
         self.candidates = candidates
         self.by_path = {resolve_path(Path(s.path)): s for s in candidates}
-        self._tools: dict[str, list[Tool]] = {}
         self._outside: dict[Path, SourceResult] = {}
         self._sets: dict[str, list[Tool]] | None = None
-
-    def definitions(self, source: SourceResult) -> list[Tool]:
-        """The file's tools; a worker's slim copy (its text only) is read again."""
-        document = source.document
-        if source.tools or document is None or document.data is not None:
-            return source.tools
-        if source.path not in self._tools:
-            try:
-                self._tools[source.path] = detect_tools(parse_document(document.text, source.path))
-            except (LoadError, RecursionError):
-                self._tools[source.path] = []
-        return self._tools[source.path]
 
     def tools_for(self, source: SourceResult, fixture: EvalFixture) -> list[Tool] | None:
         config = source.config
@@ -609,7 +587,7 @@ class _FixtureLinker:
         path = resolve_path(config.root / target)
         known = self.by_path.get(path)
         if known is not None:
-            return self.definitions(known)
+            return known.tools
         if path not in self._outside:  # a file outside the run, read once however many fixtures name it
             self._outside[path] = _load_files([(SourceFile(path, explicit=True), config)], LintOptions())[0]
         loaded = self._outside[path]
@@ -622,7 +600,7 @@ class _FixtureLinker:
         if self._sets is None:
             self._sets = {}
             for source in self.candidates:
-                tools = self.definitions(source)
+                tools = source.tools
                 if tools:
                     self._sets.setdefault(toolset_key(source.path, source.config), []).extend(tools)
         return self._sets

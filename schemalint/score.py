@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from schemalint.diagnostics import Diagnostic
@@ -110,8 +110,6 @@ def score(sources: Sequence[Any], diagnostics: Sequence[Diagnostic]) -> Scores:
     """The scores of the tools in `sources` (the engine's SourceResults) given the reported `diagnostics`."""
     from schemalint.engine import group_toolsets
 
-    # a parallel worker's file lists its tools as identities only
-    sources = [replace(s, tools=s.identities) if s.identities and not s.tools else s for s in sources]
     by_path: dict[str, list[Diagnostic]] = defaultdict(list)
     for diagnostic in diagnostics:
         by_path[diagnostic.path].append(diagnostic)
