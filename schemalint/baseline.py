@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from schemalint.diagnostics import Diagnostic
-from schemalint.fingerprints import Key, finding_keys, index_keys
+from schemalint.fingerprints import Key, finding_keys
 from schemalint.loaders import Document
 
 FORMAT_KEY = "schemalint-baseline"
@@ -57,8 +57,8 @@ def _keys(
     diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document], base: Path, version: int = FORMAT_VERSION
 ) -> list[tuple[Key, Diagnostic]]:
     relative = {path: _relative(path, base) for path in {d.path for d in diagnostics}}  # one resolve per file
-    keyed = index_keys if version == INDEX_KEYED_VERSION else finding_keys
-    return list(zip(keyed(diagnostics, documents, relative), diagnostics, strict=True))
+    keys = finding_keys(diagnostics, documents, relative, below_tool=version != INDEX_KEYED_VERSION)
+    return list(zip(keys, diagnostics, strict=True))
 
 
 @dataclass

@@ -15,7 +15,7 @@ from typing import Any
 
 from schemalint.diagnostics import Diagnostic
 from schemalint.loaders import Document
-from schemalint.model import JSON, Tool, is_mapping, parent_pointer, resolve_pointer
+from schemalint.model import JSON, is_mapping, parent_pointer, resolve_pointer
 
 
 def _shallow(value: JSON) -> Any:
@@ -40,29 +40,12 @@ def content_hash(document: Document | None, pointer: str) -> str:
     """A short hash of what is at `pointer` in the document's data ("" when it is not there)."""
     if document is None:
         return ""
-    data = document.data
-    if data is None and document.text:  # parallel workers send documents back without their data
-        data = _reparsed(document)
     try:
-        value = resolve_pointer(data, pointer)
+        value = resolve_pointer(document.data, pointer)
     except (KeyError, TypeError):
         return ""
     canonical = json.dumps(_shallow(value), sort_keys=True, ensure_ascii=False, default=str)
     return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()[:16]
-
-
-def _reparsed(document: Document) -> JSON:
-    from schemalint.loaders import LoadError
-    from schemalint.loaders.discover import parse_document
-
-    try:
-        parsed = parse_document(document.text, document.path)
-    except (LoadError, RecursionError):
-        return None
-    document.data = parsed.data
-    if document.tools is None:  # Python sources: the extractor's tools
-        document.tools = parsed.tools
-    return document.data
 
 
 Key = tuple[str, ...]
@@ -91,40 +74,28 @@ class _ToolPlaces:
         return diagnostic.pointer[len(pointer) :]
 
     def _names(self, path: str) -> dict[str, str | None]:
+        from schemalint.dialects import detect_tools
+
         if path not in self.names:
             document = self.documents.get(path)
-            self.names[path] = {} if document is None else {t.pointer: t.name for t in _tools(document)}
+            self.names[path] = {} if document is None else {t.pointer: t.name for t in detect_tools(document)}
         return self.names[path]
 
 
-def _tools(document: Document) -> list[Tool]:
-    from schemalint.dialects import detect_tools
-
-    if document.tools is None and document.data is None and document.text:
-        _reparsed(document)
-    return detect_tools(document)
-
-
 def finding_keys(
-    diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document], paths: Mapping[str, str] | None = None
+    diagnostics: Sequence[Diagnostic],
+    documents: Mapping[str, Document],
+    paths: Mapping[str, str] | None = None,
+    below_tool: bool = True,
 ) -> list[Key]:
     """(code, path, tool name, pointer below the tool, content hash) of each diagnostic: its identity.
-    `paths` renames the files (the baseline stores them relative to itself)."""
+    `paths` renames the files (the baseline stores them relative to itself). Without `below_tool`, the
+    pointer from the document root, as version 1 baselines recorded it (the tool's position in its
+    file was part of the identity)."""
     places = _ToolPlaces(documents)
     return [
-        (d.code, paths[d.path] if paths else d.path, d.tool or "", places.below_tool(d), content)
-        for d, content in zip(diagnostics, content_hashes(diagnostics, documents), strict=True)
-    ]
-
-
-def index_keys(
-    diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document], paths: Mapping[str, str] | None = None
-) -> list[Key]:
-    """The identities version 1 baselines recorded: the pointer from the document root, so the
-    tool's position in its file was part of it."""
-    return [
-        (d.code, paths[d.path] if paths else d.path, d.tool or "", d.pointer, content)
-        for d, content in zip(diagnostics, content_hashes(diagnostics, documents), strict=True)
+        (d.code, paths[d.path] if paths else d.path, d.tool or "", places.below_tool(d) if below_tool else d.pointer, c)
+        for d, c in zip(diagnostics, content_hashes(diagnostics, documents), strict=True)
     ]
 
 
