@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import os
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from schemalint.diagnostics import Diagnostic
 from schemalint.gc_pause import paused_gc
 from schemalint.loaders import Document
+from schemalint.model import Severity
 from schemalint.paths import split_git_spec
 
 if TYPE_CHECKING:
@@ -35,6 +37,12 @@ class OlderVersion:
     ref: str
     path: str
     note: str
+
+
+def severity_counts(diagnostics: Sequence[Diagnostic]) -> str:
+    """`2 errors, 1 warning`: the findings per severity, worst first, the severities without any left out."""
+    counts = Counter(d.severity for d in diagnostics)
+    return ", ".join(f"{counts[s]} {s.label}{'' if counts[s] == 1 else 's'}" for s in reversed(Severity) if counts[s])
 
 
 def older_version(diagnostic: Diagnostic) -> OlderVersion | None:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from schemalint.diagnostics import Diagnostic
 from schemalint.loaders import Document
 from schemalint.model import Severity
+from schemalint.reporters import severity_counts
 
 if TYPE_CHECKING:
     from schemalint.score import Scores
@@ -26,11 +27,6 @@ def _cell(text: str) -> str:
     return _MARKUP.sub(r"\\\1", shown)
 
 
-def _counts(counter: Counter[Severity]) -> str:
-    parts = [f"{counter[s]} {s.label}{'' if counter[s] == 1 else 's'}" for s in _SEVERITIES if counter[s]]
-    return ", ".join(parts)
-
-
 def render(
     diagnostics: Sequence[Diagnostic],
     documents: Mapping[str, Document],
@@ -43,9 +39,8 @@ def render(
     if not diagnostics:
         score = f" Score {scores.score}/100." if scores is not None and scores.sets else ""
         return "\n".join([*lines, f"No findings in {checked}.{score}", ""])
-    by_severity = Counter(d.severity for d in diagnostics)
     with_findings = len({d.path for d in diagnostics})
-    lines += [f"**{_counts(by_severity)}** in {with_findings} of {checked}.", ""]
+    lines += [f"**{severity_counts(diagnostics)}** in {with_findings} of {checked}.", ""]
     if scores is not None and scores.sets:
         lines += _score_lines(scores)
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from schemalint.diagnostics import Diagnostic
 from schemalint.loaders import Document
 from schemalint.model import Severity
+from schemalint.reporters import severity_counts
 from schemalint.reporters.terminal import printable, printable_excerpt
 
 if TYPE_CHECKING:
@@ -71,9 +72,7 @@ def summary(diagnostics: Sequence[Diagnostic], files: int, fixable: int = 0, sco
     if not diagnostics:
         text = f"All clear: {files} file(s) checked, no findings."
     else:
-        counts = {s: sum(1 for d in diagnostics if d.severity is s) for s in Severity}
-        parts = [f"{counts[s]} {s.label}{'s' if counts[s] != 1 else ''}" for s in reversed(Severity) if counts[s]]
-        text = f"Found {len(diagnostics)} finding(s) in {files} file(s): {', '.join(parts)}."
+        text = f"Found {len(diagnostics)} finding(s) in {files} file(s): {severity_counts(diagnostics)}."
         if fixable:
             text += f" {fixable} fixable with --fix."
     if scores is not None and scores.sets:
