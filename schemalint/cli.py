@@ -739,7 +739,11 @@ def rule(name: str | None, output_format: str) -> None:
     found = find_rule(name)
     if found is None:
         _fail(f"unknown rule `{name}`; `schemalint rule` lists them all")
-    url = _rule_url(found)
+    from schemalint.config import config_for_directory
+    from schemalint.docs_site import rule_url
+
+    # the rule's page: where the `docs-url` of the configuration that applies here points
+    url = rule_url(found.code, found.slug, config_for_directory(Path.cwd()).settings.get("docs-url", ""))
     facts = _rule_facts(found)
     if output_format == "json":
         click.echo(json.dumps({**facts, "docs": found.docs(), "url": url}, indent=2))
@@ -751,14 +755,6 @@ def rule(name: str | None, output_format: str) -> None:
     )
     click.echo(found.docs())
     click.echo(f"\nDocs: {url}")
-
-
-def _rule_url(rule: Any) -> str:
-    """The rule's page: the `docs-url` of the configuration that applies here, else the default place."""
-    from schemalint.config import config_for_directory
-    from schemalint.docs_site import rule_url
-
-    return rule_url(rule.code, rule.slug, config_for_directory(Path.cwd()).settings.get("docs-url", ""))
 
 
 def _rule_facts(rule_class: Any) -> dict[str, Any]:

@@ -174,9 +174,10 @@ def parse_config(table: Mapping[str, Any], source: Path | None, root: Path) -> C
     if "per-file-ignores" in table:
         values["per_file_ignores"] = _per_file_ignores(table["per-file-ignores"], where)
     if "toolsets" in table:
-        values["toolsets"] = _toolsets(table["toolsets"], where)
+        values["toolsets"] = _string_lists(table["toolsets"], "toolsets", "name = [globs]", where)
     if "fixtures" in table:
-        values["fixtures"] = _fixtures(table["fixtures"], where)
+        shape = '"fixture glob" = "tool file" (or a list of them)'
+        values["fixtures"] = _string_lists(table["fixtures"], "fixtures", shape, where)
     if "rules" in table:
         values["rules"] = _rule_settings(table["rules"], where)
     settings = dict(GLOBAL_SETTINGS)
@@ -240,16 +241,10 @@ def _per_file_ignores(value: Any, where: str) -> tuple[PerFileIgnore, ...]:
     return tuple(entries)
 
 
-def _toolsets(value: Any, where: str) -> dict[str, tuple[str, ...]]:
+def _string_lists(value: Any, key: str, shape: str, where: str) -> dict[str, tuple[str, ...]]:
     if not isinstance(value, Mapping):
-        raise ConfigError(f"{where}: `toolsets` must be a table of name = [globs]")
-    return {name: _string_list(globs, f"toolsets.{name}", where) for name, globs in value.items()}
-
-
-def _fixtures(value: Any, where: str) -> dict[str, tuple[str, ...]]:
-    if not isinstance(value, Mapping):
-        raise ConfigError(f'{where}: `fixtures` must be a table of "fixture glob" = "tool file" (or a list of them)')
-    return {pattern: _string_list(paths, f"fixtures.{pattern}", where) for pattern, paths in value.items()}
+        raise ConfigError(f"{where}: `{key}` must be a table of {shape}")
+    return {name: _string_list(entry, f"{key}.{name}", where) for name, entry in value.items()}
 
 
 def _rule_settings(value: Any, where: str) -> dict[str, RuleSetting]:

@@ -480,7 +480,8 @@ def check_toolset(
 ) -> None:
     """Run the tool, node, tool-set and request rules on one set and place their findings (and the
     loaders' notes) in the members' files."""
-    context = _set_context(toolset, by_path)
+    targets = {id(t): resolve_targets(t, by_path[t.path].config.provider_targets) for t in toolset.tools}
+    context = LintContext(targets, by_path[toolset.tools[0].path].config.settings)
     for tool in toolset.tools:
         source = by_path[tool.path]
         rules = rules_for(source.config)
@@ -614,11 +615,6 @@ def _shared_folders(path: str, key: str) -> int:
             break
         shared += 1
     return shared
-
-
-def _set_context(toolset: ToolSet, by_path: dict[str, SourceResult]) -> LintContext:
-    targets = {id(t): resolve_targets(t, by_path[t.path].config.provider_targets) for t in toolset.tools}
-    return LintContext(targets, by_path[toolset.tools[0].path].config.settings)
 
 
 def _place(rule: Rule | type[Rule], finding: Finding, source: SourceResult, rules: RuleSet, tool: Tool | None) -> None:
