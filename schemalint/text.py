@@ -147,13 +147,28 @@ OTHER_VERBS = word_set(
 )
 
 _AGENT_OR_ACTION_SUFFIXES = (
-    ("ation", "ate"), ("ation", ""), ("ition", "e"), ("ion", ""), ("ion", "e"), ("ing", ""), ("ing", "e"),
-    ("ator", "ate"), ("er", ""), ("er", "e"), ("or", ""), ("or", "e"), ("ment", ""),
-)  # fmt: skip
+    ("ation", "ate"),
+    ("ation", ""),
+    ("ition", "e"),
+    ("ion", ""),
+    ("ion", "e"),
+    ("ing", ""),
+    ("ing", "e"),
+    ("ator", "ate"),
+    ("er", ""),
+    ("er", "e"),
+    ("or", ""),
+    ("or", "e"),
+    ("ment", ""),
+)
 _IRREGULAR_ACTION_NOUNS = {
-    "analysis": "analyze", "classification": "classify", "verification": "verify", "conversion": "convert",
-    "lookup": "look", "search": "search",
-}  # fmt: skip
+    "analysis": "analyze",
+    "classification": "classify",
+    "verification": "verify",
+    "conversion": "convert",
+    "lookup": "look",
+    "search": "search",
+}
 
 ALL_VERBS = WRITING_VERBS | READING_VERBS | OTHER_VERBS
 

@@ -22,10 +22,20 @@ from schemalint.schema_facts import validator_class
 
 #: what people write instead of JSON Schema type names (Python, Java, BFCL), and the right spelling
 TYPE_SPELLINGS = {
-    "dict": "object", "map": "object", "float": "number", "double": "number", "int": "integer", "long": "integer",
-    "str": "string", "bool": "boolean", "list": "array", "tuple": "array", "set": "array", "none": "null",
+    "dict": "object",
+    "map": "object",
+    "float": "number",
+    "double": "number",
+    "int": "integer",
+    "long": "integer",
+    "str": "string",
+    "bool": "boolean",
+    "list": "array",
+    "tuple": "array",
+    "set": "array",
+    "none": "null",
     "any": None,  # no single type: leave `type` out
-}  # fmt: skip
+}
 
 _SCHEMA = (Mapping, bool)
 _NON_NEGATIVE_INT = ("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties")

@@ -128,7 +128,10 @@ class ProviderLimitExceeded(ToolSetRule):
             "keep `strict` only on the tools that need it",
         )
         counted = {
-            "max-optional-parameters": ("optional parameters", "make some of them required"),
+            "max-optional-parameters": (
+                "optional parameters",
+                "make some of them required",
+            ),
             "max-union-parameters": (
                 'union-typed parameters (`anyOf` or a `type` list, `["T", "null"]` included)',
                 "make some of them single-typed",

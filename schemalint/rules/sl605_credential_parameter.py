@@ -16,13 +16,38 @@ CREDENTIAL_WORDS = frozenset(
 )
 #: Final word pairs that are a credential (`api_key`, `access_token`).
 CREDENTIAL_PAIRS = frozenset(
-    tuple(pair.split("_"))
-    for pair in """
-    api_key access_key secret_key private_key ssh_key signing_key access_token auth_token bearer_token
-    refresh_token session_token id_token oauth_token api_token client_secret app_secret session_cookie
-    auth_cookie login_cookie auth_ticket login_ticket service_ticket kerberos_ticket session_secret session_key
-    auth_session login_session auth_code otp_code mfa_code
-    """.split()
+    {
+        ("api", "key"),
+        ("access", "key"),
+        ("secret", "key"),
+        ("private", "key"),
+        ("ssh", "key"),
+        ("signing", "key"),
+        ("access", "token"),
+        ("auth", "token"),
+        ("bearer", "token"),
+        ("refresh", "token"),
+        ("session", "token"),
+        ("id", "token"),
+        ("oauth", "token"),
+        ("api", "token"),
+        ("client", "secret"),
+        ("app", "secret"),
+        ("session", "cookie"),
+        ("auth", "cookie"),
+        ("login", "cookie"),
+        ("auth", "ticket"),
+        ("login", "ticket"),
+        ("service", "ticket"),
+        ("kerberos", "ticket"),
+        ("session", "secret"),
+        ("session", "key"),
+        ("auth", "session"),
+        ("login", "session"),
+        ("auth", "code"),
+        ("otp", "code"),
+        ("mfa", "code"),
+    }
 )
 #: Final words that are a credential only when the description talks about authentication: a
 #: `token` may be a page token, a `session` a chat session, a `ticket` a support ticket.
