@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _generate import tool_file
 
 from schemalint.config import Config
-from schemalint.engine import LintOptions, RuleSet, _load_file, _tool_findings, group_toolsets
+from schemalint.engine import LintOptions, RuleSet, _load_files, _tool_findings, group_toolsets
 from schemalint.gc_pause import paused_gc
 from schemalint.loaders.discover import discover
 from schemalint.model import Tool, ToolSet
@@ -37,7 +37,7 @@ from schemalint.targets import resolve_targets
 
 
 def load_tools(path: Path, config: Config) -> tuple[list[Tool], LintContext]:
-    sources = [_load_file(source, config, LintOptions()) for source in discover([str(path)], (), (), config.root)]
+    sources = _load_files(((source, config) for source in discover([str(path)], (), (), config.root)), LintOptions())
     tools = [tool for toolset, _ in group_toolsets(sources) for tool in toolset.tools]
     return tools, LintContext({id(t): resolve_targets(t, config.targets) for t in tools})
 
@@ -84,7 +84,7 @@ def main() -> None:
     parser.add_argument("--per-rule", action="store_true")
     parser.add_argument("--profile", type=int, default=0, help="print the N functions with most own time")
     args = parser.parse_args()
-    config = Config(root=Path.cwd().resolve()).replace(ignore=tuple(c for c in args.ignore.split(",") if c))
+    config = Config(root=Path.cwd().resolve(), ignore=tuple(c for c in args.ignore.split(",") if c))
     rules = RuleSet(config)
     with tempfile.TemporaryDirectory() as tmp:
         files = [Path(f) for f in args.files] or [tool_file(Path(tmp) / "tools_1000.json", 1000)]
