@@ -266,7 +266,7 @@ class SourceModule:
                 return value
         return UNKNOWN
 
-    def function_named(self, name: str, near: cst.CSTNode | None = None) -> cst.FunctionDef | None:
+    def function_named(self, name: str) -> cst.FunctionDef | None:
         candidates = self.functions.get(name)
         return candidates[-1] if candidates else None
 
