@@ -27,7 +27,6 @@ def names(cell: str) -> list[str]:
 
 
 LAYERS = [(names(row[0])[0], names(row[1])) for row in table("layers")]
-EXCEPTIONS = {(names(row[0])[0], names(row[1])[0]) for row in table("exceptions")}
 
 
 def module_names() -> dict[str, Path]:
@@ -101,7 +100,7 @@ def test_no_import_goes_to_a_higher_layer() -> None:
         f"{name} ({LAYERS[layer_of(name)][0]}) imports {target} ({LAYERS[layer_of(target)][0]})"
         for name, targets in GRAPH.items()
         for target in sorted(targets)
-        if layer_of(target) > layer_of(name) >= 0 and not _excepted(name, target)
+        if layer_of(target) > layer_of(name) >= 0
     ]
     assert not wrong, "\n".join(wrong)
 
@@ -113,12 +112,6 @@ def test_no_import_circle() -> None:
         pytest.fail(f"import circle: {' -> '.join(error.args[1])}")
 
 
-def test_every_exception_is_still_needed() -> None:
-    used = {(name, target) for name, targets in GRAPH.items() for target in targets}
-    stale = [pair for pair in EXCEPTIONS if not any(_covers(pair, name, target) for name, target in used)]
-    assert stale == []
-
-
 def test_the_check_sees_imports_inside_functions(tmp_path: Path) -> None:
     source = tmp_path / "example.py"
     source.write_text(
@@ -126,12 +119,3 @@ def test_the_check_sees_imports_inside_functions(tmp_path: Path) -> None:
         "def f():\n    from schemalint.engine import lint\n    from ..cli import main\n"
     )
     assert set(imported("reporters.example", source)) == {"engine", "cli"}
-
-
-def _covers(pair: tuple[str, str], name: str, target: str) -> bool:
-    module, imports = pair
-    return (name == module or name.startswith(module + ".")) and (target == imports or target.startswith(imports + "."))
-
-
-def _excepted(name: str, target: str) -> bool:
-    return any(_covers(pair, name, target) for pair in EXCEPTIONS)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from schemalint.dialects import detect_tools
 from schemalint.loaders.python import load_python, might_contain_tools
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
@@ -36,7 +37,7 @@ def test_corpus_counts_and_positions() -> None:
         text = path.read_text(encoding="utf-8")
         assert might_contain_tools(text), path.name
         document = load_python(text, path.name)
-        tools = document.tools or []
+        tools = detect_tools(document)
         want = BEYOND_DECORATORS.get(path.name, expected.get(path.name))
         if want is not None and want > 0:
             assert len(tools) == want, path.name

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from schemalint.dialects import detect_tools
 from schemalint.loaders.python import load_python
 
 DATA = Path(__file__).parent / "data" / "python"
@@ -79,8 +80,7 @@ def real_tools(framework: str, path: Path) -> dict[str, dict[str, Any]]:
 
 def static_tools(path: Path) -> dict[str, dict[str, Any]]:
     document = load_python(path.read_text(encoding="utf-8"), str(path))
-    assert document.tools is not None
-    return {t.name or "": {"description": t.description, "parameters": t.parameters} for t in document.tools}
+    return {t.name or "": {"description": t.description, "parameters": t.parameters} for t in detect_tools(document)}
 
 
 def _differences(real: Any, mine: Any, pointer: str = "") -> list[str]:

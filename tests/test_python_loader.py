@@ -10,13 +10,17 @@ from typing import Any
 
 import pytest
 
+from schemalint.dialects import detect_tools
 from schemalint.loaders import LoadError
 from schemalint.loaders.python import load_python, might_contain_tools
 from schemalint.model import Dialect, Span, resolve_pointer
 
 
 def load(source: str):
-    return load_python(textwrap.dedent(source).lstrip("\n"), "tools.py")
+    """The document after dialect detection, its literal tool definitions included."""
+    document = load_python(textwrap.dedent(source).lstrip("\n"), "tools.py")
+    detect_tools(document)
+    return document
 
 
 def line_of(text: str, needle: str) -> int:

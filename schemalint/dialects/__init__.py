@@ -33,6 +33,7 @@ _CONTAINERS = {"tools": "tools", "functions": "functions"}
 def detect_tools(document: Document) -> list[Tool]:
     """The tools in a document, in source order; [] when it holds none."""
     if document.tools is not None:
+        _recognise_literals(document, document.tools)
         return document.tools
     found: list[Tool] = []
     #: pointers of schemas converted from Docker catalog `arguments` -> where they came from
@@ -43,6 +44,30 @@ def detect_tools(document: Document) -> list[Tool]:
     if aliases:
         document.positions = docker_catalog.ArgumentPositions(document.positions, aliases)
     return found
+
+
+def _recognise_literals(document: Document, tools: list[Tool]) -> None:
+    """The Python literals that hold tools join the document's data and tools, after the decorated tools."""
+    if not document.literals:
+        return
+    from schemalint.loaders.pyextract.literals import assumption_notes  # libcst: only for Python files
+    from schemalint.loaders.pyextract.positions import PythonPositions
+
+    assert isinstance(document.data, list) and isinstance(document.positions, PythonPositions)
+    for literal in document.literals:
+        prefix = f"/{len(document.data)}"
+        found: list[Tool] = []
+        _collect(literal.value, prefix, document.path, found, None, {})
+        if not found:
+            continue
+        document.data.append(literal.value)
+        for relative, (key, value) in literal.spans().items():
+            document.positions.add(prefix + relative, key, value)
+        document.notes.extend(assumption_notes(found, prefix, literal.assumptions))
+        tools.extend(found)
+    for index, tool in enumerate(tools):
+        tool.index = index
+    document.literals = []
 
 
 def _collect(

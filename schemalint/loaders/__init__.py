@@ -12,6 +12,7 @@ from schemalint.model import JSON, Span
 
 if TYPE_CHECKING:
     from schemalint.diagnostics import Finding
+    from schemalint.loaders.pyextract.literals import Candidate
     from schemalint.model import Tool
 
 SourceFormat = Literal["json", "jsonl", "yaml", "python"]
@@ -48,6 +49,8 @@ class Document:
     positions: PositionIndex = field(default_factory=NoPositions)
     #: set by loaders that extract tools themselves (Python); otherwise dialect detection runs on `data`
     tools: list[Tool] | None = None
+    #: Python literals that may hold tools: dialect detection appends those that do to `data` and `tools`
+    literals: list[Candidate] = field(default_factory=list)
     #: loader findings that are not parse errors, as (rule code, finding): e.g. SL004, what a
     #: Python extractor had to assume
     notes: list[tuple[str, Finding]] = field(default_factory=list)

@@ -1,4 +1,5 @@
-"""Python source -> Document with extracted tools, a synthetic JSON document and its positions."""
+"""Python source -> Document: the decorated tools, a synthetic JSON document and its positions, and
+the literals that may hold tools, for the dialect layer."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 from schemalint.diagnostics import Finding
 from schemalint.loaders import Document
 from schemalint.loaders.pyextract.frameworks import BuiltTool, RegistrationFinder, build_tool
-from schemalint.loaders.pyextract.literals import assumption_finding, literal_tools, place
+from schemalint.loaders.pyextract.literals import assumption_finding, literal_candidates
 from schemalint.loaders.pyextract.positions import PythonPositions
 from schemalint.loaders.pyextract.project import Project
 from schemalint.loaders.pyextract.source import parse_module
@@ -29,15 +30,16 @@ def extract_document(text: str, path: str) -> Document:
         built = build_tool(source, registration)
         _append(built, path, data, positions, tools, notes)
 
-    for literal in literal_tools(source, path):
-        index = len(data)
-        data.append(literal.value)
-        for relative, (key, value) in literal.spans.items():
-            positions.add(f"/{index}{relative}", key, value)
-        notes.extend(place(literal, index, len(tools)))
-        tools.extend(literal.tools)
-
-    return Document(path=path, text=text, data=data, format="python", positions=positions, tools=tools, notes=notes)
+    return Document(
+        path=path,
+        text=text,
+        data=data,
+        format="python",
+        positions=positions,
+        tools=tools,
+        notes=notes,
+        literals=literal_candidates(source),
+    )
 
 
 def _append(

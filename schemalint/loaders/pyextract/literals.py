@@ -1,22 +1,22 @@
 """Literal tool definitions written in Python: `tools = [{"type": "function", ...}]`,
 `Tool(name=..., inputSchema={...})`, `types.Tool(...)`.
 
-Each outermost candidate literal is converted to JSON with positions and handed to the same
-dialect detection JSON files go through; what it recognises becomes tools. Values only known at
-run time (f-strings, calls) are kept as well as possible and reported as SL004 assumptions.
+Each outermost candidate literal is converted to JSON with positions; the dialect layer runs the
+same detection JSON files go through on it, and what it recognises becomes tools. Values only
+known at run time (f-strings, calls) are kept as well as possible and reported as SL004 assumptions.
 """
 
 from __future__ import annotations
 
 import contextlib
 import re
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import libcst as cst
 
 from schemalint.diagnostics import Finding
-from schemalint.loaders import Document
 from schemalint.loaders.pyextract.schema import Flavor, SchemaBuilder, SpanPair, class_kind
 from schemalint.loaders.pyextract.source import UNKNOWN, Assumptions, SourceModule, dotted_name, last_name
 from schemalint.model import Tool, escape_pointer_token
@@ -30,13 +30,13 @@ _PYDANTIC = Flavor("pydantic", annotated_doc=False)
 
 
 @dataclass
-class LiteralTools:
-    """One literal that dialect detection recognised, ready to be placed at data index `index`."""
+class Candidate:
+    """A literal that may hold tools, for dialect detection to recognise."""
 
     value: Any
-    spans: dict[str, SpanPair]
-    tools: list[Tool]
-    assumptions: dict[str, list[str]] = field(default_factory=dict)  # relative pointer -> texts
+    #: relative pointer -> spans; computed only for a literal that holds tools
+    spans: Callable[[], dict[str, SpanPair]]
+    assumptions: dict[str, list[str]]  # relative pointer -> texts
 
 
 class _Converter:
@@ -195,60 +195,51 @@ class _CandidateFinder(cst.CSTVisitor):
         return True
 
 
-def literal_tools(source: SourceModule, path: str) -> list[LiteralTools]:
-    from schemalint.dialects import detect_tools
-
-    results: list[LiteralTools] = []
+def literal_candidates(source: SourceModule) -> list[Candidate]:
+    candidates: list[Candidate] = []
     for index, code in enumerate(source.statement_code):
         if not _LITERAL_MARKER.search(code):
             continue
         finder = _CandidateFinder(source)
         source.module.body[index].visit(finder)
         for candidate in finder.found:
-            code_text = source.module.code_for_node(candidate)
-            if not _LITERAL_MARKER.search(code_text):
+            if not _LITERAL_MARKER.search(source.module.code_for_node(candidate)):
                 continue
             converter = _Converter(source)
             value = converter.convert(candidate, "")
-            tools = detect_tools(Document(path=path, text="", data=value, format="python"))
-            if tools:
-                source.top_index[id(candidate)] = index
-                source.activate(candidate)
-                results.append(LiteralTools(value, converter.resolved_spans(), tools, converter.assumptions))
-    return results
+            candidates.append(Candidate(value, _spans(source, converter, candidate, index), converter.assumptions))
+    return candidates
 
 
-def place(literal: LiteralTools, index: int, first_tool_index: int) -> list[tuple[str, Finding]]:
-    """Move the literal's tools under `/index` of the synthetic document; their SL004 notes."""
-    prefix = f"/{index}"
-    for offset, tool in enumerate(literal.tools):
-        tool.pointer = prefix + tool.pointer
-        for attribute in (
-            "parameters_pointer",
-            "name_pointer",
-            "description_pointer",
-            "output_pointer",
-            "annotations_pointer",
-        ):
-            value = getattr(tool, attribute)
-            if value is not None:
-                setattr(tool, attribute, prefix + value)
-        tool.index = first_tool_index + offset
+def _spans(
+    source: SourceModule, converter: _Converter, candidate: cst.CSTNode, index: int
+) -> Callable[[], dict[str, SpanPair]]:
+    def spans() -> dict[str, SpanPair]:
+        source.top_index[id(candidate)] = index
+        source.activate(candidate)
+        return converter.resolved_spans()
+
+    return spans
+
+
+def assumption_notes(tools: list[Tool], prefix: str, assumptions: dict[str, list[str]]) -> list[tuple[str, Finding]]:
+    """The SL004 notes of the tools found in a literal placed at `prefix`: each tool gets the assumptions
+    made under it, the first one those made elsewhere in the literal."""
     notes: list[tuple[str, Finding]] = []
-    leftover = [text for pointer, texts in literal.assumptions.items() for text in texts]
-    for tool in literal.tools:
+    leftover = [text for texts in assumptions.values() for text in texts]
+    for tool in tools:
         relative = tool.pointer[len(prefix) :]
         mine = [
             text
-            for pointer, texts in literal.assumptions.items()
+            for pointer, texts in assumptions.items()
             if pointer == relative or pointer.startswith(relative + "/")
             for text in texts
         ]
         leftover = [text for text in leftover if text not in mine]
         if mine:
             notes.append(("SL004", _note(tool, mine)))
-    if leftover and literal.tools:
-        notes.append(("SL004", _note(literal.tools[0], leftover)))
+    if leftover and tools:
+        notes.append(("SL004", _note(tools[0], leftover)))
     return notes
 
 
