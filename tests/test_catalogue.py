@@ -27,14 +27,17 @@ def render_index() -> str:
         "Each folder holds bad and good inputs and `expected.txt`, the findings schemalint reports on them.",
         "`schemalint rule CODE` prints a rule's full documentation. `default`: on in the `recommended`",
         "preset, which runs when the configuration names none ([docs/presets.md](../docs/presets.md)).",
+        "Change rules (SL9xx) compare two versions, so they have no folder: their cases are in",
+        "[tests/diff/](../tests/diff/).",
         "",
         "| code | slug | severity | scope | default | what it flags |",
         "|---|---|---|---|---|---|",
     ]
     recommended = preset_codes(PRESETS["recommended"])
     for rule in all_rules():
+        code = rule.code if rule.scope is Scope.CHANGE else f"[{rule.code}]({folder_name(rule)}/)"
         lines.append(
-            f"| [{rule.code}]({folder_name(rule)}/) | {rule.slug} | {rule.severity.label} | {rule.scope.value} "
+            f"| {code} | {rule.slug} | {rule.severity.label} | {rule.scope.value} "
             f"| {'on' if rule.code in recommended else 'off'} | {rule.summary.replace('|', '/')} |"
         )
     return "\n".join(lines) + "\n"
