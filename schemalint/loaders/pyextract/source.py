@@ -32,7 +32,7 @@ class Assumptions:
 class SourceModule:
     """A parsed module plus the facts the extractor needs about it."""
 
-    def __init__(self, module: cst.Module, text: str | None = None, tree: ast.Module | None = None) -> None:
+    def __init__(self, module: cst.Module, text: str, tree: ast.Module) -> None:
         self.module = module
         #: local name -> fully qualified imported name (`FastMCP` -> `fastmcp.FastMCP`)
         self.imports: dict[str, str] = {}
@@ -57,8 +57,8 @@ class SourceModule:
         self._positioned: set[int] = set()
         self._pending: set[int] = set()
         self._needs_body: set[int] = set()
-        first_lines = _first_lines(module, text, tree) if text is not None and tree is not None else None
-        if first_lines is not None and text is not None:
+        first_lines = _first_lines(module, text, tree)
+        if first_lines is not None:
             lines = _LINE_ENDS.split(text)
             ends = [*first_lines[1:], len(lines) + 1]
             self._first_lines = first_lines
