@@ -97,7 +97,6 @@ class SimilarDescriptions(ToolSetRule):
 
     def check(self, toolset: ToolSet, context: LintContext) -> Iterable[Finding]:
         from schemalint.similarity.compare import similar_pairs
-        from schemalint.similarity.scoring import separation, tool_view
 
         tools = [t for t in toolset.tools if t.description and t.description.strip()]
         result = similar_pairs(
@@ -108,7 +107,6 @@ class SimilarDescriptions(ToolSetRule):
             titles=[t.title for t in tools],
         )
         names = [t.display_name for t in tools]  # once per tool: a tool can be in many pairs
-        views = [tool_view(t.name, t.description, t.parameters, t.title) for t in tools]
         for first, second, score in result.pairs:
             earlier, later = tools[first], tools[second]
             data = {
@@ -118,7 +116,7 @@ class SimilarDescriptions(ToolSetRule):
                 "boundary_factor": round(score.boundary, 4),
                 "parameter_overlap": round(score.parameters, 4),
                 "job_factor": round(score.job, 4),
-                "separation": separation(views[first], views[second]).reason,
+                "separation": score.separation,
                 "backend": result.backend,
                 "sibling": names[first],
                 "sibling_pointer": earlier.pointer,

@@ -236,6 +236,8 @@ class PairScore(NamedTuple):
     parameters: float
     #: how much the names, texts and inputs separate the jobs (jobs.py): 1 when nothing does
     job: float
+    #: what separates the jobs ("" when nothing does)
+    separation: str
 
 
 def cross_language(a: ToolView, b: ToolView) -> bool:
@@ -251,8 +253,8 @@ def score_pair(a: ToolView, b: ToolView, cosine: float, scale: Scale, name_cosin
     semantic = min(1.0, calibrate(cosine, scale) + PARAMETER_BONUS * overlap)
     action = action_affinity(a.action, b.action)
     boundary = boundary_factor(a, b)
-    job = separation(a, b).factor
-    return PairScore(semantic * action * boundary * job, cosine, semantic, action, boundary, overlap, job)
+    job, reason = separation(a, b)
+    return PairScore(semantic * action * boundary * job, cosine, semantic, action, boundary, overlap, job, reason)
 
 
 def separation(a: ToolView, b: ToolView) -> Separation:
