@@ -121,10 +121,9 @@ def score(sources: Sequence[Any], diagnostics: Sequence[Diagnostic]) -> Scores:
         per_tool: dict[int, list[Diagnostic]] = defaultdict(list)
         set_wide: list[Diagnostic] = []
         for source in members:
+            in_file = owners[source.path]
             for diagnostic in by_path.get(source.path, ()):
-                owner = (
-                    None if diagnostic.code in SET_RULES else pointer_owner(diagnostic.pointer, owners[diagnostic.path])
-                )
+                owner = None if diagnostic.code in SET_RULES else pointer_owner(diagnostic.pointer, in_file)
                 (per_tool[id(owner)] if owner is not None else set_wide).append(diagnostic)
         tools = tuple(_tool_score(tool, per_tool.get(id(tool), [])) for tool in toolset.tools)
         set_penalty = penalty(set_wide)
