@@ -22,7 +22,7 @@ class DeferredWithoutToolSearch(RequestRule):
     search tool it is never loaded: the tool is sent, and can never be called. Anthropic documents
     search as the way deferred tools are found
     (https://platform.claude.com/docs/en/agents-and-tools/tool-use/tool-search-tool); OpenAI's tool search
-    guide says both are needed, `tool_search` in `tools` and `defer_loading: true` on the
+    guide (https://developers.openai.com/api/docs/guides/tools-tool-search) says both are needed, `tool_search` in `tools` and `defer_loading: true` on the
     functions (or on an MCP server entry), and recommends grouping deferred functions in
     namespaces, which the model searches best.
 
@@ -39,7 +39,7 @@ class DeferredWithoutToolSearch(RequestRule):
     ## Trade-off
     A request whose every tool is deferred is SL804's finding, not this one. The OpenAI facts
     (`tool_search`, namespaces, `defer_loading` on functions and MCP servers) come from OpenAI's
-    tool search guide; the Responses API reference (https://developers.openai.com/api/reference/)
+    tool search guide above; the Responses API reference (https://developers.openai.com/api/reference/)
     spells the field `deferLoading`, read here too.
 
     ## Fix safety
