@@ -52,6 +52,8 @@ def _factor(a: str, b: str, text_a: str = "", text_b: str = "", params_a: str = 
         ("shop_getProducts", "shop_getProductById", "one against many"),
         ("crm_archiveDeal", "crm_archiveDealUpdate", "different objects"),  # the verb of a camelCase part
         ("post_comment", "put_comment", "different actions"),  # not synonyms: send against write
+        ("wiki_get_page_info", "wiki_get_page_count", "different objects"),  # the verb after a prefix word
+        ("members_get_current", "members_list", "one item against a list"),  # a plural prefix is a namespace
     ],
 )
 def test_each_signal_separates_jobs(a: str, b: str, reason: str) -> None:
@@ -135,6 +137,9 @@ def test_a_verb_word_inside_a_name_is_a_noun() -> None:
     assert name_shape("acme_archiveProjectUpdate").verbs == ("archive",)
     assert name_shape("acme_archiveProjectUpdate").objects == ("acme", "project", "update")
     assert name_shape("get_release_by_tag").objects == ("release", "tag")
+    assert name_shape("wiki_get_page_count").verbs == ("get",)
+    assert name_shape("wiki_get_page_count").objects == ("wiki", "page", "count")
+    assert name_shape("pull_request_note_write").verbs == ("write",)  # `request` can be a noun
     assert singular("entries") == "entry" and singular("addresses") == "address" and singular("status") == "status"
 
 

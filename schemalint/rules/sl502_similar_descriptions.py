@@ -51,7 +51,8 @@ class SimilarDescriptions(ToolSetRule):
       (`list_subscriptions`/`subscribe`), 0.6 disjoint required inputs); words after "with" or
       "including" add a detail, not an object (`list_folder`/`list_folder_with_sizes` is one job),
       version tags (`V1`) name nothing, and after a prefix the verb is read from a camelCase part
-      (`acme_archiveProjectUpdate` archives a project update); `data.separation` names it.
+      (`acme_archiveProjectUpdate` archives a project update) or from a verb that is no noun
+      (`wiki_get_page_count` gets a page count); `data.separation` names it.
 
     Embeddings come from the backend chosen by the global setting `embedding-backend`
     (`static`, the default, or `sentence-transformers`, used only when named; `auto` is a deprecated

@@ -59,6 +59,8 @@ _PARTICLES = frozenset(
         "horizontal:vertical left:right zoom_in:zoom_out follower:following followers:following undo:redo"
     ).split()
 )
+#: verbs that are no nouns: after a prefix word (`wiki_get_page_count`) one is the name's verb
+_PLAIN_VERBS = frozenset("get fetch retrieve read create update delete remove add upload download execute send".split())
 _ONE_VERBS = frozenset("get fetch retrieve read show view describe inspect".split())
 _LIST_VERBS = frozenset("list enumerate browse".split())
 _SEARCH_VERBS = frozenset("search query filter".split())
@@ -117,14 +119,19 @@ class NameShape(NamedTuple):
 def name_shape(name: str) -> NameShape:
     raw = identifier_words(name)
     words = tuple(singular(w) for w in raw)
-    plural = frozenset(s for w, s in zip(raw, words, strict=True) if w != s)
-    # a name's verb leads it (`get_issue`) or a camelCase part after a prefix (`jira_getIssue`) or,
-    # failing that, ends it (`issue_write`); any other word is a noun, even one that can be a verb
-    # (`delete_file`, `get_tweet`, `get_release_by_tag`, `linear_archiveInitiativeUpdate`)
+    # a name's verb leads it (`get_issue`), starts a camelCase part after a prefix (`jira_getIssue`),
+    # follows one prefix word when it is no noun (`jira_get_issue_count`) or, failing that, ends it
+    # (`issue_write`); any other word is a noun, even one that can be a verb (`delete_file`,
+    # `get_tweet`, `get_release_by_tag`, `linear_archiveInitiativeUpdate`, `pull_request_review_write`)
     slot = 0 if raw and raw[0] in VERBS else _camel_verb(name, raw)
+    if slot is None and len(raw) > 2 and raw[1] in _PLAIN_VERBS:
+        slot = 1
     if slot is None and len(raw) > 1 and raw[-1] in VERBS:
         slot = len(raw) - 1
     verbs = (raw[slot],) if slot is not None else ()
+    # the words before a verb inside the name are its namespace (`users_get_current` reads one user)
+    first = slot + 1 if slot is not None and slot < len(raw) - 1 else 0
+    plural = frozenset(s for w, s in zip(raw[first:], words[first:], strict=True) if w != s)
     detail = next((position for position, w in enumerate(raw) if w in _DETAIL_WORDS), len(raw))
     objects = tuple(s for position, s in enumerate(words[:detail]) if position != slot and not _neutral(s))
     if not objects:  # `create_record` acts on records, not on nothing
