@@ -102,6 +102,17 @@ def test_an_id_only_tool_acts_on_what_exists(a: str, required_a: str, b: str, re
     assert (found == {"a new item against an existing one"}) is separated
 
 
+def test_a_lone_verb_acts_on_what_its_text_names() -> None:
+    """A lone verb whose text names what it acts on is apart from the same verb on another object;
+    when its text claims that object too, it overlaps the scoped tool."""
+    own_scope = "Check a deployment config file against the cluster's admission rules."
+    assert _factor("verify", "verify_signature", own_scope) == "different objects"
+    assert _factor("verify_signature", "verify", text_b=own_scope) == "different objects"
+    claims_it = "Check anything before it ships: config files, signatures, licences."
+    assert _factor("verify", "verify_signature", claims_it) == ""
+    assert _factor("verify", "sign_payload", own_scope) != "different objects"  # another verb: not this signal
+
+
 def test_paging_parameters_separate_a_list_from_a_single_read() -> None:
     assert _factor("pipeline_runs", "pipeline_run_detail", params_a="cursor project", params_b="run_id") != ""
 

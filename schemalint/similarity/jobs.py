@@ -17,6 +17,7 @@ separating signal it finds (`job_factor`, in (0, 1]; 1 when nothing separates th
   (`purchase_orders` / `sales_orders`, `get_issue` / `get_issue_comments`, `add_issue_reaction`
   / `add_comment_reaction`);
 - other objects named apart under the same verb (`create_branch` / `create_repository`);
+- a lone verb whose description never names the other's object (`verify` / `verify_signature`);
 - a draft against the action: one name prepares or tries out the action (`draft`, `preview`,
   `simulate`), the other does it (`create_reply_draft` / `reply_message`);
 - a new item against an existing one: one tool requires only ids, the other requires content
@@ -247,6 +248,8 @@ def job_factor(
     elif not umbrella and objects_a and objects_b and not shared and a.verbs and a.verbs == b.verbs:
         # the same verb on objects named apart: the object is what the author set apart
         found.append(Separation(OTHER_OBJECT, "different objects"))
+    if _unclaimed_object(a, text_a, b) or _unclaimed_object(b, text_b, a):
+        found.append(Separation(OTHER_OBJECT, "different objects"))
     if bool(_DRAFT_WORDS & set(a.words)) != bool(_DRAFT_WORDS & set(b.words)):
         # one prepares the action for review, the other does it: the name says which
         found.append(Separation(DRAFT_VS_ACTION, "a draft against the action itself"))
@@ -262,6 +265,18 @@ def job_factor(
 
 
 _READ_VERBS = _ONE_VERBS | _LIST_VERBS | _SEARCH_VERBS
+
+
+_WORD = re.compile(r"[a-z]+")
+
+
+def _unclaimed_object(bare: NameShape, text: str, scoped: NameShape) -> bool:
+    """Whether a name that is a lone verb (`validate`) faces the same verb on an object (`validate_theme`)
+    that its own description never names: its text says what it acts on, and that is not the other's."""
+    if bare.words != bare.verbs or not scoped.objects or bare.verbs != scoped.verbs:
+        return False
+    named = {singular(word) for word in _WORD.findall(text.lower())}
+    return not named & set(scoped.objects)
 
 
 def _reads_what_other_does(reader: NameShape, doer: NameShape) -> bool:
