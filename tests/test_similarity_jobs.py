@@ -113,6 +113,22 @@ def test_a_lone_verb_acts_on_what_its_text_names() -> None:
     assert _factor("verify", "sign_payload", own_scope) != "different objects"  # another verb: not this signal
 
 
+def test_a_list_without_a_query_is_apart_from_the_search() -> None:
+    def factor(list_params: str) -> float:
+        return job_factor(
+            "list_recipes",
+            "",
+            frozenset(list_params.split()),
+            frozenset(),
+            "search_recipes",
+            "",
+            frozenset({"query", "page"}),
+            frozenset({"query"}),
+        ).factor
+
+    assert factor("page cursor") < factor("page keyword") < 1.0  # a list filtered by words is a search too
+
+
 def test_paging_parameters_separate_a_list_from_a_single_read() -> None:
     assert _factor("pipeline_runs", "pipeline_run_detail", params_a="cursor project", params_b="run_id") != ""
 

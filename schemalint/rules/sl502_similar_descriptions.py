@@ -46,8 +46,8 @@ class SimilarDescriptions(ToolSetRule):
       encode/decode or in/out, 0.15 an inverse lookup such as team_projects/project_teams, 0.3-0.6
       one against many, 0.35 one item against a list (`get_x`/`list_x`), 0.45 another action on the
       same object (`create_view`/`update_view`, not synonyms such as add/create), another object (also
-      against a lone verb whose text never names it: `verify`/`verify_signature`), or
-      a paged list against a single result, 0.3 a draft or preview against the action itself
+      against a lone verb whose text never names it: `verify`/`verify_signature`), a list that
+      takes no query against a search, or a paged list against a single result, 0.3 a draft or preview against the action itself
       (`create_reply_draft`/`reply_message`) or a read of what the other's action makes
       (`list_subscriptions`/`subscribe`), 0.6 disjoint required inputs); words after "with" or
       "including" add a detail, not an object (`list_folder`/`list_folder_with_sizes` is one job),

@@ -11,6 +11,8 @@ separating signal it finds (`job_factor`, in (0, 1]; 1 when nothing separates th
   stronger when the texts or the parameters say so too;
 - reading one thing against listing or searching many (`get_order` / `list_orders`, also
   `get_orders` / `list_orders`);
+- listing all against searching by a query, when the list takes no query (`list_recipes` /
+  `search_recipes`);
 - another action on the same object: names that differ only in a verb, and not by synonyms
   (`create_view` / `update_view`, `http_get` / `http_post`, `copy_sheet` / `create_sheet`);
 - other objects: the names share an object word and one has an object word the other lacks
@@ -40,6 +42,7 @@ ONE_VS_MANY_STATED = 0.3
 ONE_VS_MANY = 0.6
 ONE_VS_LIST = 0.35
 LIST_VS_SEARCH = 0.8
+UNFILTERED_LIST_VS_SEARCH = 0.45
 OTHER_ACTION = 0.45
 OTHER_OBJECT = 0.45
 PAGED_VS_NOT = 0.45
@@ -79,6 +82,8 @@ _DETAIL_WORDS = frozenset("with including incl plus".split())
 _GENERAL_NOUNS = frozenset("record item entry resource".split())
 #: words that make a tool prepare or try out an action instead of doing it (`create_reply_draft` / `reply`)
 _DRAFT_WORDS = frozenset("draft preview dryrun simulate".split())
+#: parameter names that filter a list by free text, as a search does
+_QUERY = frozenset("query q search search_query search_term term keyword keywords text filter".split())
 #: parameter names that page through many results
 _PAGING = frozenset("page per_page page_size cursor offset page_token next_token next_page_token".split())
 _MANY_TEXT = re.compile(
@@ -229,7 +234,10 @@ def job_factor(
         if "one" in (mode_a, mode_b):
             found.append(Separation(ONE_VS_LIST, "one item against a list"))
         else:
-            found.append(Separation(LIST_VS_SEARCH, "list against search"))
+            # a list that takes no query lists everything: looking something up is the search's job
+            listing = parameters_a if mode_a == "list" else parameters_b
+            factor = LIST_VS_SEARCH if listing & _QUERY else UNFILTERED_LIST_VS_SEARCH
+            found.append(Separation(factor, "list against search"))
     elif _other_action(a, b):
         found.append(Separation(OTHER_ACTION, "different actions"))
     if _reads_what_other_does(a, b) or _reads_what_other_does(b, a):
