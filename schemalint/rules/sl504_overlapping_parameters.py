@@ -23,8 +23,11 @@ class OverlappingParameters(ToolSetRule):
     Flags two tools of a set that take (nearly) the same parameters and have similar names: the
     same object words once verbs are set aside (`get_user_profile(user_id, fields)` and
     `fetch_user_profile(user_id, fields)`). Parameter names are compared after normalising case
-    and separators (`userId` = `user_id`). Tools whose actions are opposite (`lock_door` /
-    `unlock_door`) are left alone: the same parameters are expected there.
+    and separators (`userId` = `user_id`). Names that say the jobs differ are left alone, as the
+    same parameters are expected there: other or opposite actions on the same object
+    (`create_invoice` / `update_invoice`, `lock_door` / `unlock_door`), object words that each name
+    lacks (`list_inbound_events` / `list_outbound_events`), or a part of the object
+    (`get_ticket_comments` / `get_ticket`).
 
     ## Why is this bad?
     When two tools accept the same arguments and their names point at the same thing, nothing in
@@ -43,7 +46,8 @@ class OverlappingParameters(ToolSetRule):
 
     ## Trade-off
     Purely lexical and fast (candidate pairs by rare shared parameter names), so 10k tools are fine;
-    SL502 covers tools that mean the same with different words.
+    SL502 covers tools that mean the same with different words (`get_user_login` /
+    `get_user_signin` differ by a word here, so they are not flagged).
 
     ## Fix safety
     No automatic fix.

@@ -264,6 +264,7 @@ _SYNONYMS = tuple(
         "delete remove destroy drop erase purge",
         "send post publish share",
         "run execute start launch trigger invoke",
+        "verify validate",
     )
 )
 

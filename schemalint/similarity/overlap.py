@@ -1,19 +1,21 @@
 """SL504's lexical comparison: tools with nearly the same parameter names and similar names.
 
-A pair is reported when both Jaccard overlaps reach their thresholds: parameter names and name
-words (verbs set aside). Candidates come from prefix filtering on both at once. With a set's words
-ordered rarest first, two sets whose Jaccard overlap is at least t share one of the first
-|s| - ceil(t*|s|) + 1 words of each (the probing prefix); when the sets are visited from the
-smallest up, the earlier (smaller) one's first |s| - ceil(2t/(1+t)*|s|) + 1 words suffice (the
-indexing prefix). A tool is indexed under every (parameter, name word) pair of its prefixes, so
-only tools sharing a rare parameter *and* a rare name word are ever compared: 10k tools named
-`get_order_17`, `get_order_18`, ... that all take `order_id` stay fast. Every candidate is then
-checked exactly, so the pairs found are those of comparing every pair.
+A pair is reported when both Jaccard overlaps reach their thresholds, parameter names and name
+words (verbs set aside), unless the names say the jobs differ (`different_jobs`). Candidates come
+from prefix filtering on both at once. With a set's words ordered rarest first, two sets whose
+Jaccard overlap is at least t share one of the first |s| - ceil(t*|s|) + 1 words of each (the
+probing prefix); when the sets are visited from the smallest up, the earlier (smaller) one's first
+|s| - ceil(2t/(1+t)*|s|) + 1 words suffice (the indexing prefix). A tool is indexed under every
+(parameter, name word) pair of its prefixes, so only tools sharing a rare parameter *and* a rare
+name word are ever compared: 10k tools named `get_order_17`, `get_order_18`, ... that all take
+`order_id` stay fast. Every candidate is then checked exactly, so the pairs found are those of
+comparing every pair.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter, defaultdict
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -21,7 +23,15 @@ from functools import lru_cache
 from itertools import product
 from typing import Any, NamedTuple
 
-from schemalint.similarity.actions import VERBS, identifier_words, normalized_identifier, opposite_actions, tool_action
+from schemalint.similarity.actions import (
+    VERBS,
+    are_opposite,
+    are_synonyms,
+    identifier_words,
+    normalized_identifier,
+    opposite_actions,
+    tool_action,
+)
 
 #: keeps ceil(t * n) from rounding up a product such as 0.7 * 10 = 7.000000000000001
 _EPSILON = 1e-9
@@ -37,13 +47,15 @@ class ParameterOverlap:
 
 
 class NameWords(NamedTuple):
-    """A tool name's words, and those of them that are not verbs (its object words).
+    """A tool name's words, those of them that name its object, and the last of these (the head:
+    `list` in `create_task_list`).
 
     Named tuples, this and `_Candidate`, not frozen dataclasses: one is built for every tool of a
     set, and a frozen dataclass's __init__ sets each field through object.__setattr__ (3x slower)."""
 
     words: frozenset[str]
     objects: frozenset[str]
+    head: str
 
 
 class _Candidate(NamedTuple):
@@ -67,10 +79,20 @@ def parameter_names(parameters: Any) -> frozenset[str]:
     return frozenset(map(normalized_identifier, property_keys(parameters)))
 
 
+#: a number stuck to a word (`analysis1`, `ride2`): a numbered copy of a tool names the same thing
+_NUMBERED = re.compile(r"(?<=[a-z])[0-9]+$")
+
+
 @lru_cache(maxsize=65536)
 def name_words(name: str) -> NameWords:
-    words = frozenset(identifier_words(name))
-    return NameWords(words, words - VERBS)
+    """The name's words; its object words are those that are not verbs, and a verb that follows an
+    object word after the name's first verb, since a name has one action (`list` in `create_task_list`)."""
+    words = tuple(_NUMBERED.sub("", word) for word in identifier_words(name))
+    first_verb = next((i for i, word in enumerate(words) if word in VERBS), len(words))
+    objects = [
+        word for i, word in enumerate(words) if word not in VERBS or (i > first_verb and words[i - 1] not in VERBS)
+    ]
+    return NameWords(frozenset(words), frozenset(objects), (objects or words or ("",))[-1])
 
 
 def _compared_words(left: NameWords, right: NameWords) -> tuple[frozenset[str], frozenset[str]]:
@@ -78,6 +100,40 @@ def _compared_words(left: NameWords, right: NameWords) -> tuple[frozenset[str], 
     if left.objects and right.objects:
         return left.objects, right.objects
     return left.words, right.words
+
+
+def different_jobs(left: str, right: str) -> bool:
+    """Whether two names with much in common still say their tools do different jobs: each leads
+    with a verb the other lacks, synonyms aside (`create_contact` / `update_contact`); a word of one
+    undoes a word of the other (`install_cert` / `uninstall_cert`); each has an object word the other
+    lacks (`list_access_logs` / `list_audit_logs`; synonyms are SL502's to weigh); or the longer one
+    ends on an object word the other lacks, a part of that object (`get_task_list` / `get_task`)."""
+    left_shape, right_shape = name_words(left), name_words(right)
+    left_words, right_words = _compared_words(left_shape, right_shape)
+    if left_words <= right_words:
+        shorter, longer = left_words, right_shape
+    elif right_words <= left_words:
+        shorter, longer = right_words, left_shape
+    else:
+        return True
+    only_left, only_right = left_shape.words - right_shape.words, right_shape.words - left_shape.words
+    return (
+        longer.head not in shorter
+        or _other_verbs(left, right)
+        or any(are_opposite(a, b) for a in only_left for b in only_right)
+    )
+
+
+def _other_verbs(left: str, right: str) -> bool:
+    """Whether each name leads with a verb the other lacks, synonyms aside."""
+    left_verb, right_verb = _first_verb(left), _first_verb(right)
+    if left_verb is None or right_verb is None or are_synonyms(left_verb, right_verb):
+        return False
+    return left_verb not in identifier_words(right) and right_verb not in identifier_words(left)
+
+
+def _first_verb(name: str) -> str | None:
+    return next((word for word in identifier_words(name) if word in VERBS), None)
 
 
 def jaccard(left: frozenset[str], right: frozenset[str]) -> float:
@@ -128,7 +184,7 @@ def _compare(
         return None  # duplicate names are SL104's business
     left_words, right_words = _compared_words(left.name_words, right.name_words)
     similarity = jaccard(left_words, right_words) if left_words and right_words else 0.0
-    if similarity < min_name_similarity:
+    if similarity < min_name_similarity or different_jobs(left.name, right.name):
         return None
     if opposite_actions(tool_action(left.name, left.description), tool_action(right.name, right.description)):
         return None
