@@ -113,6 +113,15 @@ def test_a_lone_verb_acts_on_what_its_text_names() -> None:
     assert _factor("verify", "sign_payload", own_scope) != "different objects"  # another verb: not this signal
 
 
+def test_a_name_without_a_verb_does_the_verb_its_text_opens_with() -> None:
+    hours = "Get the number of hours in a work shift."
+    assert _factor("hours_in_shift", "get_rota_week", hours) == "different objects"
+    assert _factor("get_rota_week", "hours_in_shift", text_b=hours) == "different objects"
+    # another opening verb, or no verb in either name: the objects may be two words for one thing
+    assert _factor("parcel_whereabouts", "track_shipment", "Show where a parcel is now.") == ""
+    assert _factor("hours_in_shift", "rota_week", hours, "Get the rota week of a date.") == ""
+
+
 def test_a_list_without_a_query_is_apart_from_the_search() -> None:
     def factor(list_params: str) -> float:
         return job_factor(

@@ -18,7 +18,8 @@ separating signal it finds (`job_factor`, in (0, 1]; 1 when nothing separates th
 - other objects: the names share an object word and one has an object word the other lacks
   (`purchase_orders` / `sales_orders`, `get_issue` / `get_issue_comments`, `add_issue_reaction`
   / `add_comment_reaction`);
-- other objects named apart under the same verb (`create_branch` / `create_repository`);
+- other objects named apart under the same verb (`create_branch` / `create_repository`), also
+  when one name has no verb and its description opens with the other's (`hours_in_shift`: "Get ...");
 - a lone verb whose description never names the other's object (`verify` / `verify_signature`);
 - a draft against the action: one name prepares or tries out the action (`draft`, `preview`,
   `simulate`), the other does it (`create_reply_draft` / `reply_message`);
@@ -34,7 +35,14 @@ import re
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from schemalint.similarity.actions import UMBRELLA_VERBS, VERBS, are_opposite, are_synonyms, identifier_words
+from schemalint.similarity.actions import (
+    UMBRELLA_VERBS,
+    VERBS,
+    are_opposite,
+    are_synonyms,
+    identifier_words,
+    tool_action,
+)
 
 OPPOSITE = 0.1
 INVERSE = 0.15
@@ -253,7 +261,7 @@ def job_factor(
     if not umbrella and shared and objects_a != objects_b:
         # one vocabulary, and a word of the name that the other lacks: another object, or a part of it
         found.append(Separation(OTHER_OBJECT, "different objects"))
-    elif not umbrella and objects_a and objects_b and not shared and a.verbs and a.verbs == b.verbs:
+    elif not umbrella and objects_a and objects_b and not shared and _same_verb(a, name_a, text_a, b, name_b, text_b):
         # the same verb on objects named apart: the object is what the author set apart
         found.append(Separation(OTHER_OBJECT, "different objects"))
     if _unclaimed_object(a, text_a, b) or _unclaimed_object(b, text_b, a):
@@ -273,6 +281,16 @@ def job_factor(
 
 
 _READ_VERBS = _ONE_VERBS | _LIST_VERBS | _SEARCH_VERBS
+
+
+def _same_verb(a: NameShape, name_a: str, text_a: str, b: NameShape, name_b: str, text_b: str) -> bool:
+    """Whether both tools do the same verb, one name at least saying it: a name without one
+    (`hours_in_shift`) does the verb its description opens with ("Get the number of hours ...")."""
+    if not a.verbs and not b.verbs:
+        return False
+    verb_a = a.verbs[0] if a.verbs else tool_action(name_a, text_a).verb
+    verb_b = b.verbs[0] if b.verbs else tool_action(name_b, text_b).verb
+    return verb_a == verb_b
 
 
 _WORD = re.compile(r"[a-z]+")
