@@ -424,3 +424,20 @@ def test_an_exclusion_sentence_every_tool_repeats_draws_no_line() -> None:
     assert all(view.has_exclusion for view in views)
     drop_common_sentences(views)
     assert [view.has_exclusion for view in views] == [False, False, True]
+
+
+def test_a_preamble_every_tool_repeats_does_not_hide_the_action() -> None:
+    """A set whose descriptions all open with the same sentence: each tool's action is read from
+    its own sentences, so a removal is not taken for a creation's twin."""
+    from schemalint.similarity.scoring import drop_common_sentences, tool_view
+
+    preamble = "This command is part of the Acme shell kit, which works on the drive."
+    views = [
+        tool_view("mkfolder", f"{preamble} Create a folder under the current one.", None),
+        tool_view("rmfolder", f"{preamble} Remove a folder under the current one.", None),
+        tool_view("lsfolder", f"{preamble} List what a folder holds.", None),
+    ]
+    assert {view.action.verb for view in views} == {None}
+    views = [tool_view(view.name, view.description, None) for view in views]
+    drop_common_sentences(views)
+    assert [view.action.verb for view in views] == ["create", "remove", "list"]

@@ -37,7 +37,8 @@ class SimilarDescriptions(ToolSetRule):
       centred one (0.4 -> 0, 0.9 -> 1), without a jump at any set size;
     - action: 1 for the same kind of action (two reads, two creates) or synonyms (patch/put/replace/
       update, apply/create), lower for different kinds (a read against a write), 0.1 for opposite
-      actions (lock/unlock, approve/reject, 冻结/解冻);
+      actions (lock/unlock, approve/reject, 冻结/解冻); read from the name and from the description
+      without the sentences three or more tools of the set repeat (a shared preamble says no action);
     - boundary: 0.15 when a description names its sibling ("for past dates use
       get_weather_history"), by its name, or by its name or title in any case when quoted or
       followed by "tool" ("use the GeoCode tool"), 0.55 when it has exclusion text ("do not use

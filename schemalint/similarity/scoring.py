@@ -85,6 +85,7 @@ class ToolView:
         "has_exclusion",
         "is_cjk",
         "name",
+        "own_text",
         "parameter_names",
         "required",
         "sentences",
@@ -102,6 +103,9 @@ class ToolView:
         self.name = name
         self.title = title
         self.description = description
+        #: the description less the sentences the set's tools share (`drop_common_sentences`): where the
+        #: tool's own action and wording are read
+        self.own_text = description
         self.parameter_names = parameter_names
         self.required = required
         #: the description's sentences, each with whether it has exclusion text ("do not use for");
@@ -121,7 +125,7 @@ class ToolView:
     def action(self) -> Action:
         """Found on first use: only tools in a candidate pair need one."""
         if self._action is None:
-            self._action = tool_action(self.name, self.description)
+            self._action = tool_action(self.name, self.own_text)
         return self._action
 
     @property
@@ -167,6 +171,7 @@ def drop_common_sentences(views: Sequence[ToolView]) -> None:
         if len(own) < len(view.sentences):
             view.sentences = own
             view.has_exclusion = any(excluded for _, excluded in own)
+            view.own_text = "\n".join(s for s, _ in own) or view.description
 
 
 def tool_view(name: str | None, description: str | None, parameters: Any, title: str | None = None) -> ToolView:
@@ -260,5 +265,5 @@ def score_pair(a: ToolView, b: ToolView, cosine: float, scale: Scale, name_cosin
 def separation(a: ToolView, b: ToolView) -> Separation:
     """What separates the two tools' jobs (jobs.job_factor)."""
     return job_factor(
-        a.name, a.description, a.parameter_names, a.required, b.name, b.description, b.parameter_names, b.required
+        a.name, a.own_text, a.parameter_names, a.required, b.name, b.own_text, b.parameter_names, b.required
     )
