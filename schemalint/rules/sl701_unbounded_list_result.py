@@ -9,7 +9,7 @@ from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import Severity, Tool, is_mapping, join_pointer, schema_types
 from schemalint.rules.base import LintContext, ToolRule, rule_options
-from schemalint.text import action_verb, merged, split_name, word_set
+from schemalint.text import action_verb, merged, split_name, split_words, word_set
 
 #: words of a result field that tells how many there are or how to get the rest
 CONTINUATION_WORDS = word_set(
@@ -17,10 +17,14 @@ CONTINUATION_WORDS = word_set(
 )
 #: words of an input parameter that caps how many records come back
 LIMIT_WORDS = word_set("limit max count size top k per page results n")
-#: a field of these is the server's own fixed catalogue, not records that grow
-_CATALOGUE_WORDS = word_set("template templates preset presets")
+#: a field of these is the server's own fixed catalogue, or what this call found wrong with its input
+#: (a run's diagnostics, a batch's errors), not records that grow
+_BOUNDED_FIELD_WORDS = word_set("template templates preset presets diagnostics errors warnings")
 #: the action of a tool that reports on the one thing it is given: its lists are that thing's parts or findings
 _REPORTING_VERBS = word_set("describe validate verify check lint inspect")
+#: the action of a tool that reads the one thing it is named (`get_group(group_name)`): its lists are that thing's parts
+_ONE_THING_VERBS = word_set("get fetch read retrieve show view")
+_PLURAL = re.compile(r"[^su]s$")
 _STATED_BOUND = LazyPattern(
     r"\b(?:at most|up to|no more than|maximum of|limited to|capped at|first)\s+\d+", re.IGNORECASE
 )
@@ -65,8 +69,11 @@ class UnboundedListResult(ToolRule):
     ## Trade-off
     Only the top of the result is read (a list nested inside a record is the record's business), and
     only lists of objects: a bounded-looking list of tags is left alone. So are a server's fixed
-    catalogue (a `templates` or `presets` field) and the results of a tool that reports on the one
-    thing it is given (`describe_*`, `validate_*`, `verify_*`, `check_*`, `lint_*`, `inspect_*`):
+    catalogue (a `templates` or `presets` field), what a call found wrong with its input (`errors`,
+    `warnings`, `diagnostics` fields), the results of a tool that reports on the one thing it is given
+    (`describe_*`, `validate_*`, `verify_*`, `check_*`, `lint_*`, `inspect_*`) or reads it by name
+    (`get_group(group_name)`: a read verb, a singular object, a required input), and a result that is
+    one record (an `id` field, or the id or thing it was given: `team_id` in, `teamId` or `team` out):
     their lists are that thing's parts or findings.
 
     ## Fix safety
@@ -88,8 +95,10 @@ class UnboundedListResult(ToolRule):
         if (
             not is_mapping(output)
             or action_verb(split_name(tool.name or "")) in _REPORTING_VERBS
+            or _reads_one_named_thing(tool)
             or _capped_by_input(tool.parameters)
             or _STATED_BOUND.search(tool.description or "")
+            or _one_record(output, tool.parameters)
         ):
             return
         for pointer, name in self._unbounded_lists(output, tool.output_pointer or tool.pointer):
@@ -113,7 +122,7 @@ class UnboundedListResult(ToolRule):
         continued = any(self.continuation_words.intersection(split_name(name)) for name in fields)
         for name in fields:
             schema = properties[name]
-            if _is_record_list(schema) and not continued and not _CATALOGUE_WORDS.intersection(split_name(name)):
+            if _is_record_list(schema) and not continued and not _BOUNDED_FIELD_WORDS.intersection(split_name(name)):
                 yield join_pointer(pointer, "properties", name), name
 
 
@@ -122,6 +131,44 @@ def _is_record_list(schema: Any) -> bool:
         return False
     items = schema.get("items")
     return is_mapping(items) and ("object" in schema_types(items) or "properties" in items or "$ref" in items)
+
+
+def _one_record(output: Mapping[str, Any], parameters: Any) -> bool:
+    """The result is one record: it has an `id`, returns the id it was given (`issue_id` in, `issueId` out)
+    or the thing it was given by id or name (`team_id` in, `team` out). Its lists are that record's parts
+    (an event's attendees, a team's sections), not results that grow."""
+    properties = output.get("properties")
+    given = parameters.get("properties") if is_mapping(parameters) else None
+    given_words = [split_words(name) for name in given if isinstance(name, str)] if is_mapping(given) else []
+    given_things = {words[:-1] for words in given_words if words[-1:] in (("id",), ("name",))}
+    return is_mapping(properties) and any(
+        isinstance(name, str)
+        and (
+            name == "id"
+            or (split_words(name)[-1:] == ("id",) and split_words(name) in given_words)
+            or split_words(name) in given_things
+        )
+        for name in properties
+    )
+
+
+def _reads_one_named_thing(tool: Tool) -> bool:
+    """`get_group(group_name)`, `read_table_schema(table)`: a read verb, a singular object, and a required
+    input that is not a list (the thing named)."""
+    words = split_name(tool.name or "")
+    if action_verb(words) not in _ONE_THING_VERBS or _PLURAL.search(words[-1]):
+        return False
+    parameters = tool.parameters if is_mapping(tool.parameters) else {}
+    properties, required = parameters.get("properties"), parameters.get("required")
+    return (
+        is_mapping(properties)
+        and isinstance(required, list)
+        and any(
+            is_mapping(properties.get(name)) and "array" not in schema_types(properties[name])
+            for name in required
+            if isinstance(name, str)
+        )
+    )
 
 
 def _capped_by_input(parameters: Any) -> bool:

@@ -81,6 +81,29 @@ def test_sl701_catalogues_and_reports_on_one_given_thing_are_bounded() -> None:
     assert len(run_rule(UnboundedListResult(), [{**report, "name": "search_pipelines"}])) == 1
 
 
+def test_sl701_lists_of_one_record_or_of_one_named_thing_are_its_parts() -> None:
+    def output(**fields: Any) -> dict[str, Any]:
+        return {"type": "object", "properties": {**fields, "parcels": RECORDS}}
+
+    string = {"type": "string"}
+    assert run_rule(UnboundedListResult(), [returning(output(id=string))]) == []  # the record's own id
+    assert run_rule(UnboundedListResult(), [returning(output(orderId=string))]) == []  # the id it was given
+    assert run_rule(UnboundedListResult(), [returning(output(order={"type": "object"}))]) == []
+    assert len(run_rule(UnboundedListResult(), [returning(output(requestId=string))])) == 1  # not given
+
+    required = {"type": "object", "properties": {"depot_name": string}, "required": ["depot_name"]}
+    depot = {"name": "get_depot", "description": "A depot.", "parameters": required, "outputSchema": output()}
+    assert run_rule(UnboundedListResult(), [depot]) == []
+    assert len(run_rule(UnboundedListResult(), [{**depot, "name": "get_depots"}])) == 1
+    assert len(run_rule(UnboundedListResult(), [{**depot, "parameters": {"type": "object"}}])) == 1
+
+
+def test_sl701_what_a_call_found_wrong_with_its_input_is_bounded_by_it() -> None:
+    for field in ("diagnostics", "errors", "parse_warnings"):
+        run = {**returning({"type": "object", "properties": {field: RECORDS}}), "name": "run_script"}
+        assert run_rule(UnboundedListResult(), [run]) == []
+
+
 def test_sl701_an_uncapped_limit_is_not_a_bound_and_words_extend() -> None:
     uncapped = returning({"type": "object", "properties": {"shipments": RECORDS}}, limit={"type": "integer"})
     assert len(run_rule(UnboundedListResult(), [uncapped])) == 1
