@@ -11,6 +11,7 @@ from schemalint.text import (
     WRITING_VERBS,
     action_verb,
     analysed,
+    hands_off,
     merged,
     split_name,
     text_mentions_side_effects,
@@ -48,9 +49,11 @@ class WritingVerbs:
         return ALL_VERBS | self.writing_verbs
 
     def writing_verb(self, name: str | None) -> str | None:
-        """The action verb of a tool's name (`text.action_verb`) when it writes, else None."""
-        verb = action_verb(split_name(name or ""), self._verbs)
-        return verb if verb in self.writing_verbs else None
+        """The action verb of a tool's name (`text.action_verb`) when it writes, else None: a hand-off
+        to a person (`transfer_to_human_agents`) is not a write."""
+        words = split_name(name or "")
+        verb = action_verb(words, self._verbs)
+        return verb if verb in self.writing_verbs and not hands_off(words) else None
 
 
 class UndocumentedSideEffects(WritingVerbs, ToolRule):
@@ -59,7 +62,8 @@ class UndocumentedSideEffects(WritingVerbs, ToolRule):
     Flags a writing tool whose description says nothing about side effects, idempotency,
     reversibility or confirmation. A tool is writing when the action verb of its name is a
     writing verb (`create`, `update`, `delete`, `send`, `pay`, `refund`, `cancel`, `book`, and
-    verbs that start work or drop a registration: `run`, `execute`, `trigger`, `deregister`...).
+    verbs that start work or drop a registration: `run`, `execute`, `trigger`, `deregister`...);
+    a hand-off to a person (`transfer_to_human_agents`) is not a write.
     MCP annotations that state `readOnlyHint`, `destructiveHint` or `idempotentHint` count as
     documentation, and so does description text such as "cannot be undone", "idempotent",
     "safe to retry", "asks for confirmation", "charges the card", "不可撤销", "幂等".

@@ -6,7 +6,6 @@ from schemalint.diagnostics import Finding
 from schemalint.model import EvalFixture, Severity
 from schemalint.rules.base import FixtureRule, LintContext
 from schemalint.rules.sl205_undocumented_side_effects import Options, WritingVerbs
-from schemalint.text import hands_off, split_name
 
 
 class EvalMissingConfirmationCase(WritingVerbs, FixtureRule):
@@ -46,7 +45,7 @@ class EvalMissingConfirmationCase(WritingVerbs, FixtureRule):
         confirmed = {case.tool for case in fixture.cases if case.requires_confirmation}
         for name, pointer in fixture.tool_names():
             verb = self.writing_verb(name)
-            if verb is not None and name not in confirmed and not hands_off(split_name(name)):
+            if verb is not None and name not in confirmed:
                 yield Finding(
                     f"`{name}` writes (`{verb}`) but no case expects it with `requiresConfirmation: true`; add one "
                     "so the eval notices when the model stops asking first",

@@ -101,6 +101,7 @@ def test_sl205_flags_writing_tools_without_side_effect_text(name: str, descripti
         ("add_binary_numbers", "Adds two binary numbers."),
         ("create_board", "Create a board. It changes the shared workspace and needs admin rights."),
         ("order_status", "The status of an order."),
+        ("transfer_to_human_agents", "Hand the conversation over to a person."),
     ],
 )
 def test_sl205_accepts_documented_writes_and_reads(name: str, description: str) -> None:
