@@ -10,8 +10,8 @@ from urllib.parse import unquote
 from schemalint.model import JSON, is_mapping, mappings_in, resolve_pointer, schema_types
 
 _LOCAL_DEFINITION_REF = re.compile(r"^#/(\$defs|definitions)/[^/]+$")
-_BACKREFERENCE = re.compile(r"\\[1-9]|\\k<")
-_LOOKAROUND = ("(?=", "(?!", "(?<=", "(?<!")
+#: lookaround not escaped (after an even run of backslashes), or a backreference
+_COMPLEX_REGEX = re.compile(r"(?<!\\)(?:\\\\)*\(\?<?[=!]|\\[1-9]|\\k<")
 DEFINITION_KEYS = ("$defs", "definitions")
 #: keywords that give a schema node a type (an array's `items` must carry one in OpenAI strict mode)
 TYPE_BEARING_KEYS = ("type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const")
@@ -42,17 +42,7 @@ def is_union(schema: JSON) -> bool:
 
 def regex_is_complex(pattern: str) -> bool:
     """Lookaround or a backreference: what grammar-compiled strict modes cannot enforce."""
-    escaped = False
-    for i, char in enumerate(pattern):
-        if escaped:
-            escaped = False
-            continue
-        if char == "\\":
-            escaped = True
-            continue
-        if pattern.startswith(_LOOKAROUND, i):
-            return True
-    return bool(_BACKREFERENCE.search(pattern))
+    return _COMPLEX_REGEX.search(pattern) is not None
 
 
 def is_local_definition_ref(ref: Any) -> TypeGuard[str]:
