@@ -137,10 +137,10 @@ OTHER_VERBS = word_set(
     run execute exec process handle call invoke do make use go navigate click type scroll turn take play
     pause resume log login logout authenticate authorize connect disconnect sign open manage perform prepare
     plan optimize optimise fill answer ask chat talk speak say tell think wait sleep retry transcribe
-    transform split join tokenize reverse shuffle roll flip pick draw order adjust control activate
-    deactivate toggle share invite greet welcome celebrate visit travel fly drive ship tune respond record
+    transform split join tokenize reverse shuffle roll flip pick order adjust control activate
+    deactivate toggle share greet welcome celebrate visit travel fly drive ship tune respond record
     clean multiply divide subtract train configure design skip fit sample mix cook bake learn compose help
-    teach build compile install configure initialize init setup refresh reload upgrade downgrade cd ls mv cp
+    teach build compile initialize init setup refresh reload upgrade downgrade cd ls mv cp
     rm mkdir rmdir touch cat grep echo pwd wc tail head du df chmod chown copy clone increment decrement incr decr
     customize customise restore attach detach expand collapse research contain contains
     """
@@ -166,8 +166,6 @@ _IRREGULAR_ACTION_NOUNS = {
     "classification": "classify",
     "verification": "verify",
     "conversion": "convert",
-    "lookup": "look",
-    "search": "search",
 }
 
 ALL_VERBS = WRITING_VERBS | READING_VERBS | OTHER_VERBS
@@ -337,7 +335,7 @@ UNIT_WORDS = word_set(
     volt volts amp amps hz khz mhz ghz pa kpa hpa mbar atm psi bar liter liters litre litres ml milliliter
     milliliters gallon gallons gal deg degree degrees rad radian radians coulomb coulombs newton newtons ohm
     ohms farad farads tesla teslas mol mole moles lumen lumens pascal pascals hertz epoch unix timestamp
-    micros millis nanos sat sats satoshi satoshis msat msats wei gwei lamport lamports btc eth sol usdc usdt dai
+    micros nanos sat sats satoshi satoshis msat msats wei gwei lamport lamports btc eth sol usdc usdt dai
     sgd hkd nzd sek nok dkk krw brl mxn zar try rub pln thb idr php myr vnd aed sar ils czk huf
     beat beats tick ticks frame frames token tokens credit credits point points
     """
@@ -355,14 +353,6 @@ _AMBIGUOUS_IN_PROSE = word_set(
     try sol php dai sat beat beats tick ticks frame frames token tokens credit credits point points
     """
 )
-_UNIT_PHRASES_EN = LazyPattern(
-    r"\b(?:"
-    + "|".join(sorted((re.escape(u) for u in UNIT_WORDS - _AMBIGUOUS_IN_PROSE), key=len, reverse=True))
-    + r")\b|\bbasis\s+points?\b|\bminor\s+units?\b|\biso\s*4217\b|\bcurrency\b|\bsmallest\s+(?:currency\s+)?unit\b"
-    r"|\bunits?\s+of\s+measure|[%$€£¥℃℉°²³]|\d\s?(?:m|s|g|h|k)\b|\b(?:m|cm|mm|km|ft|in)\^?[23]\b"
-    r"|\b(?:J|K|N|W|V|m|s|g|kg|mol|h|km|mi|L|ml|C|Pa|min|hr)/(?:J|K|N|W|V|m|s|g|kg|mol|h|km|mi|L|ml|C|s2|min|hr)\b",
-    re.IGNORECASE,
-)
 #: Chinese unit words that are unambiguous anywhere in a description.
 _UNIT_WORDS_ZH = word_list(
     """
@@ -373,9 +363,21 @@ _UNIT_WORDS_ZH = word_list(
 #: Single-character Chinese units: they also occur inside ordinary words (分析, 年龄), so they count only
 #: after a number, in brackets, or in `以X为单位` / `按X计`.
 _UNIT_CHARS_ZH = "分元角秒米克斤吨天日周月年升度"
-_UNIT_CONTEXT_ZH = LazyPattern(
-    rf"\d\s*[{_UNIT_CHARS_ZH}]|[（(]\s*[{_UNIT_CHARS_ZH}]\s*[）)]|以\s*[{_UNIT_CHARS_ZH}]|按\s*[{_UNIT_CHARS_ZH}]\s*计",
-    needs_non_ascii=True,
+_UNIT_PHRASES = LazyPattern(
+    r"\b(?:"
+    + "|".join(sorted((re.escape(u) for u in UNIT_WORDS - _AMBIGUOUS_IN_PROSE), key=len, reverse=True))
+    + r")\b|\bbasis\s+points?\b|\bminor\s+units?\b|\biso\s*4217\b|\bcurrency\b|\bsmallest\s+(?:currency\s+)?unit\b"
+    r"|\bunits?\s+of\s+measure|[%$€£¥℃℉°²³]|\d\s?(?:m|s|g|h|k)\b|\b(?:m|cm|mm|km|ft|in)\^?[23]\b"
+    r"|\b(?:J|K|N|W|V|m|s|g|kg|mol|h|km|mi|L|ml|C|Pa|min|hr)/(?:J|K|N|W|V|m|s|g|kg|mol|h|km|mi|L|ml|C|s2|min|hr)\b"
+    # "in second", "in sat", "timeout in min": a unit word that is also an everyday word reads as a unit
+    # right after "in" (or "expressed in", "per")
+    r"|\b(?:in|per|(?:expressed|measured|denominated|given|specified)\s+(?:in|as))\s+(?:whole\s+)?(?:"
+    + "|".join(sorted(_AMBIGUOUS_IN_PROSE, key=len, reverse=True))
+    + r")\b|"
+    + "|".join(_UNIT_WORDS_ZH)
+    + rf"|\d\s*[{_UNIT_CHARS_ZH}]|[（(]\s*[{_UNIT_CHARS_ZH}]\s*[）)]|以\s*[{_UNIT_CHARS_ZH}]"
+    + rf"|按\s*[{_UNIT_CHARS_ZH}]\s*计",
+    re.IGNORECASE,
 )
 
 
@@ -402,25 +404,13 @@ _IN_UNIT = LazyPattern(
     r"|(?:(?!(?:the|a|an|this|that|its|their|your|our|all|each|every|some|most|many|other|such|both)\b)[a-z]+\s+){0,2}"
     r"(?!(?i:this|its|is|was|has|these|those|all|ms)\b)[a-z]{2,}s\b)"
 )
-#: "in second", "in sat", "timeout in min": a unit word that is also an everyday word reads as a unit
-#: right after "in" (or "expressed in", "per").
-_IN_AMBIGUOUS_UNIT = LazyPattern(
-    r"\b(?:in|per|(?:expressed|measured|denominated|given|specified)\s+(?:in|as))\s+(?:whole\s+)?(?:"
-    + "|".join(sorted(_AMBIGUOUS_IN_PROSE, key=len, reverse=True))
-    + r")\b",
-    re.IGNORECASE,
-)
 #: "(0-1)", "0 to 1", "[0, 1]", "0.0-1.0": a ratio.
 _UNIT_INTERVAL = LazyPattern(r"(?<![\d.])0(?:\.0+)?\s*(?:-|–|to|\.\.|,)\s*1(?:\.0+)?(?![\d.])")
 
 
 def text_mentions_unit(text: str, extra_units: Iterable[str] = ()) -> bool:
     """True when a description names a unit (`in seconds`, `kg`, `USD`, `%`, `in satoshis`, `(0-1)`, `毫秒`)."""
-    if _UNIT_PHRASES_EN.search(text) or _UNIT_CONTEXT_ZH.search(text):
-        return True
-    if _IN_UNIT.search(text) or _UNIT_INTERVAL.search(text) or _IN_AMBIGUOUS_UNIT.search(text):
-        return True
-    if any(word in text for word in _UNIT_WORDS_ZH):
+    if _UNIT_PHRASES.search(text) or _IN_UNIT.search(text) or _UNIT_INTERVAL.search(text):
         return True
     lowered = text.lower()
     return any(re.search(rf"\b{re.escape(u.lower())}\b", lowered) for u in extra_units)
