@@ -7,48 +7,23 @@ from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import SchemaNode, Severity
 from schemalint.rules.base import LintContext, NodeRule, Nodes
-from schemalint.text import split_name
+from schemalint.text import split_name, word_set
 
 #: Final name words that are a credential on their own.
 CREDENTIAL_WORDS = frozenset(
     "password passwd pwd passphrase secret secrets apikey credential credentials authticket authtoken "
     "sessiontoken otp totp".split()
 )
-#: Final word pairs that are a credential (`api_key`, `access_token`).
-CREDENTIAL_PAIRS = frozenset(
-    {
-        ("api", "key"),
-        ("access", "key"),
-        ("secret", "key"),
-        ("private", "key"),
-        ("ssh", "key"),
-        ("signing", "key"),
-        ("access", "token"),
-        ("auth", "token"),
-        ("bearer", "token"),
-        ("refresh", "token"),
-        ("session", "token"),
-        ("id", "token"),
-        ("oauth", "token"),
-        ("api", "token"),
-        ("client", "secret"),
-        ("app", "secret"),
-        ("session", "cookie"),
-        ("auth", "cookie"),
-        ("login", "cookie"),
-        ("auth", "ticket"),
-        ("login", "ticket"),
-        ("service", "ticket"),
-        ("kerberos", "ticket"),
-        ("session", "secret"),
-        ("session", "key"),
-        ("auth", "session"),
-        ("login", "session"),
-        ("auth", "code"),
-        ("otp", "code"),
-        ("mfa", "code"),
-    }
-)
+#: Final words that are a credential after one of these words (`api_key`, `access_token`).
+CREDENTIAL_PAIRS = {
+    "key": word_set("api access secret private ssh signing session"),
+    "token": word_set("access auth bearer refresh session id oauth api"),
+    "secret": word_set("client app session"),
+    "cookie": word_set("session auth login"),
+    "ticket": word_set("auth login service kerberos"),
+    "session": word_set("auth login"),
+    "code": word_set("auth otp mfa"),
+}
 #: Final words that are a credential only when the description talks about authentication: a
 #: `token` may be a page token, a `session` a chat session, a `ticket` a support ticket.
 _AMBIGUOUS_CREDENTIALS = frozenset("token key ticket session sessionid sid cookie".split())
@@ -67,7 +42,7 @@ _NOT_CREDENTIAL = frozenset("page next continuation cursor max count limit num s
 
 
 def _is_credential_pair(words: Sequence[str]) -> bool:
-    return len(words) >= 2 and (words[-2], words[-1]) in CREDENTIAL_PAIRS
+    return len(words) >= 2 and words[-2] in CREDENTIAL_PAIRS.get(words[-1], ())
 
 
 class CredentialParameter(NodeRule):
