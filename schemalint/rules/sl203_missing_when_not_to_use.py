@@ -3,7 +3,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from schemalint.diagnostics import Finding
-from schemalint.model import Severity, Tool, ToolSet
+from schemalint.model import Severity, ToolSet
 from schemalint.rules.base import LintContext, ToolSetRule, rule_options
 from schemalint.text import analysed, has_boundary_text
 
@@ -57,15 +57,11 @@ class MissingWhenNotToUse(ToolSetRule):
         if len(toolset.tools) < self.options.min_tools:
             return
         for tool in toolset.tools:
-            yield from self._check_tool(tool)
-
-    def _check_tool(self, tool: Tool) -> Iterable[Finding]:
-        text = analysed(tool.description).strip()
-        if not text or tool.description_pointer is None or has_boundary_text(text):
-            return
-        yield Finding(
-            f"description of `{tool.display_name}` never says when not to use it; add a boundary such as "
-            '"Do not use for ...; use <other_tool> instead"',
-            tool.description_pointer,
-            data={"tool": tool.name},
-        )
+            text = analysed(tool.description).strip()
+            if text and tool.description_pointer is not None and not has_boundary_text(text):
+                yield Finding(
+                    f"description of `{tool.display_name}` never says when not to use it; add a boundary such as "
+                    '"Do not use for ...; use <other_tool> instead"',
+                    tool.description_pointer,
+                    data={"tool": tool.name},
+                )

@@ -3,7 +3,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from schemalint.diagnostics import Finding
-from schemalint.model import Severity, Tool, ToolSet
+from schemalint.model import Severity, ToolSet
 from schemalint.rules.base import LintContext, ToolSetRule, rule_options
 
 
@@ -76,7 +76,7 @@ class OverlappingParameters(ToolSetRule):
                 f"`{later.display_name}` takes the same parameters as `{earlier.display_name}` ({shared}) and has a "
                 "similar name: merge the two tools, or separate them with names and descriptions that say when "
                 "to use each",
-                _pointer(later),
+                later.name_pointer or later.pointer,
                 data={
                     "sibling": earlier.display_name,
                     "sibling_pointer": earlier.pointer,
@@ -86,7 +86,3 @@ class OverlappingParameters(ToolSetRule):
                     "path": later.path,
                 },
             )
-
-
-def _pointer(tool: Tool) -> str:
-    return tool.name_pointer or tool.pointer
