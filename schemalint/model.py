@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Final, TypeGuard, TypeVar
 
-from schemalint.text import description_of, split_words
+from schemalint.text import description_of, split_name
 
 JSON = Any  # a value as json.loads returns it
 T = TypeVar("T")
@@ -296,7 +296,7 @@ class SchemaNode:
     @property
     def words(self) -> tuple[str, ...]:
         """The words of the property name (`split_name`); () for a node that is not a named property."""
-        return split_words(self.property_name) if self.property_name else ()
+        return split_name(self.property_name)
 
     @property
     def description(self) -> str:

@@ -24,11 +24,6 @@ def word_set(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-def word_list(text: str) -> tuple[str, ...]:
-    """An ordered vocabulary written as whitespace-separated words."""
-    return tuple(text.split())
-
-
 # --------------------------------------------------------------------------------------------
 # Names
 # --------------------------------------------------------------------------------------------
@@ -39,26 +34,20 @@ def word_list(text: str) -> tuple[str, ...]:
 _WORD = LazyPattern(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|[^\W\d_A-Za-z]+")
 
 
-def split_name(name: str | None) -> list[str]:
-    """Lower-cased words of an identifier: snake_case, camelCase, PascalCase, kebab-case, dots.
+@lru_cache(maxsize=8192)
+def split_name(name: str | None) -> tuple[str, ...]:
+    """Lower-cased words of an identifier: snake_case, camelCase, PascalCase, kebab-case, dots; cached,
+    since the same names are split by many rules and recur across tools.
 
     >>> split_name("getHTTPResponse_v2.fetch-all")
-    ['get', 'http', 'response', 'v', '2', 'fetch', 'all']
+    ('get', 'http', 'response', 'v', '2', 'fetch', 'all')
     """
-    if not name:
-        return []
-    return list(split_words(name))
-
-
-@lru_cache(maxsize=8192)
-def split_words(name: str) -> tuple[str, ...]:
-    """`split_name` as a tuple, cached: the same names are split by many rules and recur across tools."""
-    return tuple(word.lower() for word in _WORD.findall(name))
+    return tuple(word.lower() for word in _WORD.findall(name)) if name else ()
 
 
 def last_word_in(name: str, vocabulary: frozenset[str]) -> bool:
     """Whether the last word of `name` (as `split_name` splits it) is in `vocabulary`: `user_id` ends in `id`."""
-    words = split_words(name)
+    words = split_name(name)
     return bool(words) and words[-1] in vocabulary
 
 
@@ -216,7 +205,7 @@ _ARITHMETIC_OBJECTS = word_set(
 _HAND_OFF_TARGETS = word_set("human humans agent agents person operator support representative staff")
 
 
-def hands_off(words: list[str]) -> bool:
+def hands_off(words: Sequence[str]) -> bool:
     """`transfer_to_human_agents`, `transfer_call_to_support`: a hand-off to a person, not a transfer of money."""
     return "transfer" in words and not _HAND_OFF_TARGETS.isdisjoint(words[words.index("transfer") + 1 :])
 
@@ -354,12 +343,10 @@ _AMBIGUOUS_IN_PROSE = word_set(
     """
 )
 #: Chinese unit words that are unambiguous anywhere in a description.
-_UNIT_WORDS_ZH = word_list(
-    """
+_UNIT_WORDS_ZH = """
     毫秒 微秒 纳秒 分钟 小时 秒钟 字节 千字节 兆字节 公里 千米 厘米 毫米 千克 公斤 毫克 美元 人民币
     欧元 英镑 日元 港元 百分比 百分之 摄氏度 华氏度 英里 英尺 英寸 毫升 加仑 像素 单位 汇率
-    """
-)
+    """.split()
 #: Single-character Chinese units: they also occur inside ordinary words (分析, 年龄), so they count only
 #: after a number, in brackets, or in `以X为单位` / `按X计`.
 _UNIT_CHARS_ZH = "分元角秒米克斤吨天日周月年升度"
@@ -836,15 +823,15 @@ _POISONING_TRIGGERS: dict[str, tuple[str, ...]] = {
     "override of prior instructions": ("ignore", "disregard", "forget", "override", "bypass", "忽略", "无视", "忘"),
     "hidden instruction block": ("<", "["),
     "secrecy request": ("user", "secret", "mention", "disclose", "用户"),
-    "reading credentials or dotfiles": word_list(
-        "~/ .ssh id_ .aws /etc/ mcp.json claude_desktop wallet.dat $home %userprofile%"
+    "reading credentials or dotfiles": tuple(
+        "~/ .ssh id_ .aws /etc/ mcp.json claude_desktop wallet.dat $home %userprofile%".split()
     ),
     "instructions about other tools": ("tool", "mail", "behavio", "message", "工具"),
-    "exfiltration of user data": word_list(
-        "always before after whenever time each every silently quietly secretly covertly without background"
+    "exfiltration of user data": tuple(
+        "always before after whenever time each every silently quietly secretly covertly without background".split()
     ),
     "priority steering": ("before", "prior", "instead", "ahead", "prefer", "priorit", "precedence", "must", "always"),
-    "role or prompt manipulation": ("you are now", *word_list("instruction prompt precedence priority 你现在是 指令")),
+    "role or prompt manipulation": ("you are now", *"instruction prompt precedence priority 你现在是 指令".split()),
 }
 #: every trigger, looked for one by one with `str.__contains__`: faster than one regex alternation
 _ALL_TRIGGERS = tuple(dict.fromkeys(t for triggers in _POISONING_TRIGGERS.values() for t in triggers))

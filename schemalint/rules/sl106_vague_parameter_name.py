@@ -30,7 +30,7 @@ _CONTEXT_SIBLINGS = {
 }
 
 
-def _excused_by_siblings(name_words: list[str], siblings: list[str]) -> bool:
+def _excused_by_siblings(name_words: tuple[str, ...], siblings: list[str]) -> bool:
     sibling_words = {w for sibling in siblings for w in split_name(sibling)}
     for vague, context in _CONTEXT_SIBLINGS.items():
         if all(w in vague for w in name_words) and sibling_words & context:

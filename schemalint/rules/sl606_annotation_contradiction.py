@@ -90,7 +90,7 @@ class AnnotationContradiction(ToolRule):
             )
 
 
-def _names_a_read(words: list[str], verb: str) -> bool:
+def _names_a_read(words: tuple[str, ...], verb: str) -> bool:
     """`start_search` starts a read; `resolve_library_id` looks an identifier up."""
     following = words[words.index(verb) + 1 :]
     if following and following[0] in READING_VERBS:

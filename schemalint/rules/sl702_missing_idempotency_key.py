@@ -110,14 +110,14 @@ class MissingIdempotencyKey(ToolRule):
         )
 
 
-def _is_upsert(words: list[str], description: str | None) -> bool:
+def _is_upsert(words: tuple[str, ...], description: str | None) -> bool:
     """`create_or_update_file`, `upsert_record`, "creates the label, or updates it if it exists": a repeat writes
     the same state again."""
     named = "upsert" in words or ("or" in words and bool({"update", "replace", "overwrite"} & set(words)))
     return named or _UPSERT_TEXT.search(analysed(description)) is not None
 
 
-def _names_what_it_creates(tool: Tool, words: list[str]) -> bool:
+def _names_what_it_creates(tool: Tool, words: tuple[str, ...]) -> bool:
     """`create_branch(branch)`, `create_table(table_name)`, `create_repository(name)`: the caller names the new
     thing, so a repeat finds it exists instead of making a second one."""
     required = tool.parameters.get("required") if is_mapping(tool.parameters) else None
@@ -125,8 +125,8 @@ def _names_what_it_creates(tool: Tool, words: list[str]) -> bool:
         return False
     created = words[-1]
     for name in required:
-        parameter = split_name(name) if isinstance(name, str) else []
-        if parameter in (["name"], ["path"], ["filename"], ["file", "path"], ["filepath"]):
+        parameter = split_name(name) if isinstance(name, str) else ()
+        if parameter in (("name",), ("path",), ("filename",), ("file", "path"), ("filepath",)):
             return True
         if created in parameter and parameter[-1] in {created, "name"}:
             return True
