@@ -358,20 +358,15 @@ _UNIT_PHRASES = LazyPattern(
 )
 
 
-def is_unit_word(word: str, extra_units: Iterable[str] = ()) -> bool:
-    """A unit word (`ms`, `cents`, `sats`), also behind an SI prefix (`microusdc`, `kilobytes`)."""
-    units = UNIT_WORDS | {u.lower() for u in extra_units}
-    if word in units:
-        return True
-    prefix = _UNIT_PREFIX.match(word)
-    return prefix is not None and prefix.end() < len(word) and word[prefix.end() :] in units
-
-
 def name_has_unit(words: Sequence[str], extra_units: Iterable[str] = ()) -> bool:
-    """A name word is a unit (`timeout_ms`, `amountSats`), or the last one is a short unit (`timeout_s`)."""
-    if any(is_unit_word(w, extra_units) for w in words):
-        return True
-    return bool(words) and len(words) > 1 and words[-1] in _NAME_END_UNITS
+    """A name word is a unit (`timeout_ms`, `amountSats`), also behind an SI prefix (`microusdc`,
+    `kilobytes`), or the last one is a short unit (`timeout_s`)."""
+    units = UNIT_WORDS | {u.lower() for u in extra_units}
+    for word in words:
+        prefix = _UNIT_PREFIX.match(word)
+        if word in units or (prefix is not None and prefix.end() < len(word) and word[prefix.end() :] in units):
+            return True
+    return len(words) > 1 and words[-1] in _NAME_END_UNITS
 
 
 #: "in beats", "in micro-USDC", "denominated in SOL", "expressed as lamports": a unit the lists may not know.

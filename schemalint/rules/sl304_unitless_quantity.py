@@ -59,14 +59,6 @@ _NOT_A_MEASURE = frozenset(
 _UNIT_SIBLINGS = frozenset("currency unit units".split())
 
 
-def _about_data(name_words: tuple[str, ...], description: str) -> bool:
-    return _DATA_WORDS.search(f"{' '.join(name_words)} {description}") is not None
-
-
-def _unit_given_by_sibling(node: SchemaNode) -> bool:
-    return any(set(split_name(name)) & _UNIT_SIBLINGS for name in sibling_names(node))
-
-
 _SI_PREFIXED = LazyPattern(r"(?:micro|milli|nano|kilo|mega|giga|centi)\w")
 _SUGGESTED_UNIT = {
     **dict.fromkeys(
@@ -173,12 +165,12 @@ class UnitlessQuantity(NodeRule):
         quantity = self._quantity(words) or ""
         description = node.description
         if quantity in _COUNT_OR_DATA and (
-            not _COUNT_PREFIXES.isdisjoint(words) or not _about_data(words, description)
+            not _COUNT_PREFIXES.isdisjoint(words) or not _DATA_WORDS.search(f"{' '.join(words)} {description}")
         ):
             return
         if text_mentions_unit(description, self.options.extend_units) or _DIMENSIONLESS.search(description):
             return
-        if _unit_given_by_sibling(node):
+        if any(set(split_name(name)) & _UNIT_SIBLINGS for name in sibling_names(node)):
             return
         yield Finding(
             f"`{node.property_name}` is a quantity ({quantity}) with no unit; {_advice(node.property_name or '', words, quantity)}",
