@@ -32,13 +32,9 @@ def base_targets(targets: frozenset[str]) -> tuple[str, ...]:
     return tuple(t for t in ordered if BASE_TARGET.get(t) not in ordered)
 
 
-_NOT_PORTABLE = re.compile(r"[^A-Za-z0-9_-]")
-_NOT_PORTABLE_KEY = re.compile(r"[^A-Za-z0-9_]")
-
-
 def portable_name(name: str, max_length: int = 64, *, allow_dash: bool = True) -> str:
     """A name every target accepts: letters, digits, `_` (and `-`), starting with a letter or `_`."""
-    fixed = (_NOT_PORTABLE if allow_dash else _NOT_PORTABLE_KEY).sub("_", name) or "_"
+    fixed = re.sub("[^A-Za-z0-9_-]" if allow_dash else "[^A-Za-z0-9_]", "_", name) or "_"
     if not (fixed[0].isalpha() or fixed[0] == "_"):
         fixed = "_" + fixed
     return fixed[:max_length]
