@@ -9,7 +9,7 @@ from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import Severity, Tool, is_mapping, join_pointer, schema_types
 from schemalint.rules.base import LintContext, ToolRule, rule_options
-from schemalint.text import action_verb, merged, split_name, split_words, word_set
+from schemalint.text import action_verb, merged, split_name, word_set
 
 #: words of a result field that tells how many there are or how to get the rest
 CONTINUATION_WORDS = word_set(
@@ -139,14 +139,14 @@ def _one_record(output: Mapping[str, Any], parameters: Any) -> bool:
     (an event's attendees, a team's sections), not results that grow."""
     properties = output.get("properties")
     given = parameters.get("properties") if is_mapping(parameters) else None
-    given_words = [split_words(name) for name in given if isinstance(name, str)] if is_mapping(given) else []
+    given_words = [split_name(name) for name in given if isinstance(name, str)] if is_mapping(given) else []
     given_things = {words[:-1] for words in given_words if words[-1:] in (("id",), ("name",))}
     return is_mapping(properties) and any(
         isinstance(name, str)
         and (
             name == "id"
-            or (split_words(name)[-1:] == ("id",) and split_words(name) in given_words)
-            or split_words(name) in given_things
+            or (split_name(name)[-1:] == ("id",) and split_name(name) in given_words)
+            or split_name(name) in given_things
         )
         for name in properties
     )
