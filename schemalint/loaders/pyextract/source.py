@@ -57,6 +57,7 @@ class SourceModule:
         self._positioned: set[int] = set()
         self._pending: set[int] = set()
         self._needs_body: set[int] = set()
+        self._self_assignments: dict[int, dict[str, list[tuple[cst.BaseExpression, cst.FunctionDef]]]] = {}
         first_lines = _first_lines(module, text, tree)
         if first_lines is not None:
             lines = _LINE_ENDS.split(text)
@@ -284,31 +285,37 @@ class SourceModule:
 
     def self_assignments(self, owner: cst.ClassDef, attribute: str) -> list[tuple[cst.BaseExpression, cst.FunctionDef]]:
         """Each `self.<attribute> = value` in the methods of `owner`, with the method it is in."""
-        found: list[tuple[cst.BaseExpression, cst.FunctionDef]] = []
-        body = owner.body.body if isinstance(owner.body, cst.IndentedBlock) else ()
-        for statement in body:
-            if isinstance(statement, cst.FunctionDef):
-                collector = _SelfAssignments(attribute)
-                statement.body.visit(collector)
-                found.extend((value, statement) for value in collector.values)
-        return found
+        if id(owner) not in self._self_assignments:
+            found: dict[str, list[tuple[cst.BaseExpression, cst.FunctionDef]]] = {}
+            body = owner.body.body if isinstance(owner.body, cst.IndentedBlock) else ()
+            for statement in body:
+                if isinstance(statement, cst.FunctionDef):
+                    collector = _SelfAssignments()
+                    statement.body.visit(collector)
+                    for name, value in collector.values:
+                        found.setdefault(name, []).append((value, statement))
+            self._self_assignments[id(owner)] = found
+        return self._self_assignments[id(owner)].get(attribute, [])
 
 
 class _SelfAssignments(cst.CSTVisitor):
     """`self.<attribute> = value` statements (not in nested functions or classes)."""
 
-    def __init__(self, attribute: str) -> None:
-        self.attribute = attribute
-        self.values: list[cst.BaseExpression] = []
+    def __init__(self) -> None:
+        self.values: list[tuple[str, cst.BaseExpression]] = []
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
-            if dotted_name(target.target) == f"self.{self.attribute}":
-                self.values.append(node.value)
+            self._add(target.target, node.value)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        if node.value is not None and dotted_name(node.target) == f"self.{self.attribute}":
-            self.values.append(node.value)
+        if node.value is not None:
+            self._add(node.target, node.value)
+
+    def _add(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
+        name = dotted_name(target)
+        if name is not None and name.startswith("self.") and name.count(".") == 1:
+            self.values.append((name[len("self.") :], value))
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         return False
