@@ -718,3 +718,84 @@ def test_tool_bodies_are_left_out_of_the_parse_without_changing_the_result(
     monkeypatch.setattr(source, "_without_tool_bodies", lambda text, functions: text)
     assert blanked == extracted()
     assert [name for name, _, _ in blanked[2]] == ["documented", "bare", "one_line", "with_a_helper", "returns_content"]
+
+
+STATEMENTS = '''\
+"""Ledger tools."""
+from enum import Enum
+
+from pydantic import BaseModel, Field
+
+from fastmcp import FastMCP
+
+LIMIT = 50
+UNUSED = {"a": 1}
+
+
+class Currency(str, Enum):
+    EUR = "eur"
+    USD = "usd"
+
+
+class Entry(BaseModel):
+    """One ledger line."""
+
+    amount: float = Field(gt=0)
+    currency: Currency
+
+
+def make_server() -> FastMCP:
+    return FastMCP("ledger")
+
+
+mcp = make_server()
+
+
+def render(entry: Entry) -> str:  # only a tool body calls it: never read
+    return f"{entry.amount} {entry.currency}"
+
+
+class Cache:  # nothing read mentions it
+    def get(self, key: str) -> str:
+        return key
+
+
+@mcp.tool()
+def add_entry(entry: Entry, limit: int = LIMIT) -> str:
+    """Add a line."""
+    return render(entry)
+
+
+def audit(x: int) -> int: return x
+mcp.add_tool(audit)
+
+if __name__ == "__main__":
+    mcp.run()
+'''
+
+
+def test_statements_nothing_reads_are_left_out_of_the_parse_without_changing_the_result(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from schemalint.loaders.pyextract import extract, project, source
+
+    parsed = source.parse_module(STATEMENTS, "ledger.py").module.code
+    assert parsed.count("\n") == STATEMENTS.count("\n")
+    assert "def render" not in parsed and "class Cache" not in parsed and "UNUSED" not in parsed
+    assert "mcp.run()" not in parsed and "Ledger tools" not in parsed
+    for kept in ("class Entry", "class Currency", "LIMIT = 50", "def make_server", "def audit", "import FastMCP"):
+        assert kept in parsed
+    whole = source.parse_module(STATEMENTS, "ledger.py", every_statement=True).module.code
+    assert "def render" in whole and "class Cache" in whole
+
+    def extracted() -> tuple[Any, ...]:
+        project._parsed.cache_clear()
+        document = load_python(STATEMENTS, "ledger.py")
+        positions = getattr(document.positions, "spans", None)
+        return document.data, positions, [(t.name, t.parameters) for t in document.tools or []]
+
+    left_out = extracted()
+    monkeypatch.setattr(extract, "parse_module", lambda text, path: source.parse_module(text, path, True))
+    assert left_out == extracted()
+    assert [name for name, _ in left_out[2]] == ["add_entry", "audit"]
+    assert left_out[2][0][1]["properties"]["limit"]["default"] == 50

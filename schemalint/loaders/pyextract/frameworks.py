@@ -16,6 +16,7 @@ from schemalint.loaders.pyextract.outputs import output_schema
 from schemalint.loaders.pyextract.project import Names, Project
 from schemalint.loaders.pyextract.schema import FieldSpec, Flavor, JSONSchema, SchemaBuilder, SpanPair, class_kind
 from schemalint.loaders.pyextract.source import (
+    CALL_MARKER,
     UNKNOWN,
     Assumptions,
     SourceModule,
@@ -82,8 +83,6 @@ _SERVER_PARAMETER = re.compile(r"(?:^|_)(?:fast)?mcp(?:$|_)", re.IGNORECASE)
 #: annotations that say nothing about a parameter: `mcp: Any` is read as an unannotated `mcp`
 _UNTYPED = frozenset({"Any", "object"})
 _REGISTERING_FUNCTION = re.compile(r"_?(?:register|setup|set_up|add|init|install|attach|configure|load)", re.IGNORECASE)
-#: a registering call on a line that is not a decorator's (decorators are read from the function index)
-_CALL_MARKER = re.compile(r"^(?![ \t]*@).*?\b(?:add_tool|from_function|tool)\s*\(", re.MULTILINE)
 
 
 class _CallCollector(cst.CSTVisitor):
@@ -132,7 +131,7 @@ class RegistrationFinder:
                         found.append(registration)
                         break
         for index, code in enumerate(self.source.statement_code):
-            if not _CALL_MARKER.search(code):
+            if not CALL_MARKER.search(code):
                 continue
             collector = _CallCollector()
             self.source.module.body[index].visit(collector)

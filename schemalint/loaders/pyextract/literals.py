@@ -9,7 +9,6 @@ known at run time (f-strings, calls) are kept as well as possible and reported a
 from __future__ import annotations
 
 import contextlib
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -18,13 +17,16 @@ import libcst as cst
 
 from schemalint.diagnostics import Finding
 from schemalint.loaders.pyextract.schema import Flavor, SchemaBuilder, SpanPair, class_kind
-from schemalint.loaders.pyextract.source import UNKNOWN, Assumptions, SourceModule, dotted_name, last_name
+from schemalint.loaders.pyextract.source import (
+    LITERAL_MARKER,
+    UNKNOWN,
+    Assumptions,
+    SourceModule,
+    dotted_name,
+    last_name,
+)
 from schemalint.model import Tool, escape_pointer_token
 
-_LITERAL_MARKER = re.compile(
-    r"""["']type["']\s*:\s*["']function["']|\binputSchema\b|\binput_schema\b|["']parameters["']"""
-    r"""|functionDeclarations|\bTool\s*\("""
-)
 #: pydantic's own `Model.model_json_schema()`: titles kept, `Annotated[T, "doc"]` ignored
 _PYDANTIC = Flavor("pydantic", annotated_doc=False)
 
@@ -198,12 +200,12 @@ class _CandidateFinder(cst.CSTVisitor):
 def literal_candidates(source: SourceModule) -> list[Candidate]:
     candidates: list[Candidate] = []
     for index, code in enumerate(source.statement_code):
-        if not _LITERAL_MARKER.search(code):
+        if not LITERAL_MARKER.search(code):
             continue
         finder = _CandidateFinder(source)
         source.module.body[index].visit(finder)
         for candidate in finder.found:
-            if not _LITERAL_MARKER.search(source.module.code_for_node(candidate)):
+            if not LITERAL_MARKER.search(source.module.code_for_node(candidate)):
                 continue
             converter = _Converter(source)
             value = converter.convert(candidate, "")

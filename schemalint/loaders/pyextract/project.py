@@ -74,7 +74,7 @@ def _parsed(path: Path, mtime_ns: int, size: int) -> SourceModule | None:
     """The module at `path` (the stat values key the cache, so an edited file is read again)."""
     try:
         text = path.read_bytes().decode("utf-8-sig")
-        return parse_module(text, str(path))
+        return parse_module(text, str(path), every_statement=True)
     except (OSError, UnicodeDecodeError, LoadError):
         return None
 

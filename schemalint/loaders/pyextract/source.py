@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import ast
 import re
+import unicodedata
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any, cast
 
 import libcst as cst
@@ -32,7 +34,7 @@ class Assumptions:
 class SourceModule:
     """A parsed module plus the facts the extractor needs about it."""
 
-    def __init__(self, module: cst.Module, text: str, tree: ast.Module) -> None:
+    def __init__(self, module: cst.Module, text: str, statements: list[ast.stmt]) -> None:
         self.module = module
         #: local name -> fully qualified imported name (`FastMCP` -> `fastmcp.FastMCP`)
         self.imports: dict[str, str] = {}
@@ -58,12 +60,11 @@ class SourceModule:
         self._pending: set[int] = set()
         self._needs_body: set[int] = set()
         self._self_assignments: dict[int, dict[str, list[tuple[cst.BaseExpression, cst.FunctionDef]]]] = {}
-        first_lines = _first_lines(module, text, tree)
+        first_lines = _first_lines(module, text, statements)
         if first_lines is not None:
             lines = _LINE_ENDS.split(text)
-            ends = [*first_lines[1:], len(lines) + 1]
             self._first_lines = first_lines
-            self.statement_code = ["".join(lines[a - 1 : b - 1]) for a, b in zip(first_lines, ends, strict=True)]
+            self.statement_code = ["".join(lines[a - 1 : b - 1]) for a, b in pairwise([*first_lines, len(lines) + 1])]
         else:  # generating the code is slower than slicing the text, and counts the same lines
             line = 1 + sum(module.code_for_node(h).count("\n") for h in module.header)
             for statement in module.body:
@@ -324,7 +325,7 @@ class _SelfAssignments(cst.CSTVisitor):
         return False
 
 
-def _first_lines(module: cst.Module, text: str, tree: ast.Module) -> list[int] | None:
+def _first_lines(module: cst.Module, text: str, statements: list[ast.stmt]) -> list[int] | None:
     """The line each top-level statement of `module` starts on, its leading comments and blank
     lines included, read from CPython's tree of the same text; None where the two trees might not
     line up (a lone CR line break, a decorator whose expression starts below its `@`)."""
@@ -333,7 +334,7 @@ def _first_lines(module: cst.Module, text: str, tree: ast.Module) -> list[int] |
     lines = text.split("\n")
     starts: list[int] = []
     previous_end = 0
-    for node in tree.body:
+    for node in statements:
         decorators = getattr(node, "decorator_list", None)
         start = decorators[0].lineno if decorators else node.lineno
         if decorators and not lines[start - 1].lstrip().startswith("@"):
@@ -463,13 +464,15 @@ def enum_members(source: SourceModule, node: cst.ClassDef) -> list[tuple[str, An
 MAX_PYTHON_NESTING = 1_000
 
 
-def parse_module(text: str, path: str) -> SourceModule:
+def parse_module(text: str, path: str, every_statement: bool = False) -> SourceModule:
     """libcst's tree of `text`, after CPython's parser (which parses only, never runs) accepted it.
 
     libcst's native parser can hang or crash the process on deep input (100,000 nested brackets, a
     20,000-long attribute chain), so CPython goes first: it turns what it cannot parse into
     exceptions, gives the most precise position for syntax errors, and its tree's depth is checked
-    against MAX_PYTHON_NESTING.
+    against MAX_PYTHON_NESTING. Its tree also says what libcst need not parse: the bodies of tool
+    functions and, unless `every_statement` (a module whose names other modules look up), the
+    top-level statements the extractor never reads.
     """
     try:
         tree = ast.parse(text, filename=path)
@@ -484,12 +487,119 @@ def parse_module(text: str, path: str) -> SourceModule:
     if functions is None:
         raise LoadError("Python source nested too deeply to parse safely")
     parsed = _without_tool_bodies(text, functions)
+    statements = tree.body
+    if not every_statement:
+        parsed, statements = _without_unread_statements(parsed, statements)
     try:
-        return SourceModule(cst.parse_module(parsed), parsed, tree)
+        return SourceModule(cst.parse_module(parsed), parsed, statements)
     except cst.ParserSyntaxError as error:
         raise LoadError(f"invalid Python: {error.message}", error.raw_line, error.raw_column + 1) from None
     except (RecursionError, ValueError) as error:
         raise LoadError(f"cannot parse Python: {error}") from None
+
+
+#: a registering call on a line that is not a decorator's (decorators are read from the function index)
+CALL_MARKER = re.compile(r"^(?![ \t]*@).*?\b(?:add_tool|from_function|tool)\s*\(", re.MULTILINE)
+#: a literal that may define tools
+LITERAL_MARKER = re.compile(
+    r"""["']type["']\s*:\s*["']function["']|\binputSchema\b|\binput_schema\b|["']parameters["']"""
+    r"""|functionDeclarations|\bTool\s*\("""
+)
+#: the frameworks whose import anywhere in a module says what an unresolved server is
+_FRAMEWORK_PACKAGES = frozenset({"mcp", "fastmcp", "pydantic_ai"})
+#: names the extractor looks up without reading them (`conint()` is read as `int`)
+_IMPLIED_NAMES = ("str", "int", "float", "list", "set")
+_WORD = re.compile(r"\w+")
+
+
+def _without_unread_statements(text: str, body: list[ast.stmt]) -> tuple[str, list[ast.stmt]]:
+    """`text` with the top-level statements the extractor never reads turned into blank lines, and the
+    statements left. A statement is read when it holds a tool decorator, a call shaped like a
+    registration, a literal tool definition or an import of a framework, shares a line with another
+    statement, or binds a name that a read statement mentions (its models, constants, server object
+    and helpers are looked up by name, and nothing else is). Lines and columns stay where they were."""
+    if _LONE_CR.search(text):
+        return text, body
+    lines = _LINE_ENDS.split(text)
+    spans = [(_first_line(statement), statement.end_lineno or statement.lineno) for statement in body]
+    facts = [_Facts(statement) for statement in body]
+    tool_names = {"tool"}.union(*(fact.tool_aliases for fact in facts))
+    binders: dict[str, list[int]] = {}
+    pending: list[int] = []
+    for index, fact in enumerate(facts):
+        for name in fact.names:
+            binders.setdefault(name, []).append(index)
+        start, end = spans[index]
+        after = spans[index - 1][1] if index else 0  # the comments before a statement are scanned with it
+        alone = after < start and (index + 1 == len(body) or spans[index + 1][0] > end)
+        if fact.read or fact.called & tool_names or not alone or LITERAL_MARKER.search("".join(lines[after:end])):
+            pending.append(index)
+    for name in _IMPLIED_NAMES:
+        pending.extend(binders.pop(name, ()))
+    read: set[int] = set()
+    while pending:
+        index = pending.pop()
+        if index in read:
+            continue
+        read.add(index)
+        start, end = spans[index]
+        for word in set(_WORD.findall("".join(lines[start - 1 : end]))):
+            pending.extend(binders.pop(word if word.isascii() else unicodedata.normalize("NFKC", word), ()))
+    for index, (start, end) in enumerate(spans):
+        if index not in read:
+            for number in range(start - 1, end):
+                lines[number] = lines[number][len(lines[number].rstrip("\r\n")) :]
+    return "".join(lines), [statement for index, statement in enumerate(body) if index in read]
+
+
+def _first_line(statement: ast.stmt) -> int:
+    decorators = getattr(statement, "decorator_list", None)
+    return decorators[0].lineno if decorators else statement.lineno
+
+
+class _Facts:
+    """What one top-level statement binds anywhere in it (definitions, assignments, imports), and
+    whether it holds something the extractor reads whatever names it: a tool decorator, an import of
+    a framework, a call shaped like a registration (`x.add_tool(f)`, `X.from_function(f)`,
+    `x.tool(f)`, `x.tool(...)(f)`; `NAME(Model)` when NAME is `tool` or an import of one)."""
+
+    def __init__(self, statement: ast.stmt) -> None:
+        self.names: set[str] = set()
+        self.tool_aliases: set[str] = set()
+        self.called: set[str] = set()  # NAME of each `NAME(name, ...)` call
+        self.read = False
+        for node in ast.walk(statement):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                self.names.add(node.name)
+                self.read = self.read or any(_decorator_name(d) in _TOOL_DECORATORS for d in node.decorator_list)
+            elif isinstance(node, ast.Assign):
+                self.names.update(target.id for target in node.targets if isinstance(target, ast.Name))
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                self.names.add(node.target.id)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                self._import(node)
+            elif isinstance(node, ast.Call) and node.args and not isinstance(node.args[0], ast.Starred):
+                self._call(node)
+
+    def _import(self, node: ast.Import | ast.ImportFrom) -> None:
+        if isinstance(node, ast.ImportFrom):
+            self.read = self.read or (not node.level and (node.module or "").split(".")[0] in _FRAMEWORK_PACKAGES)
+        for alias in node.names:
+            root = alias.name.split(".")[0]
+            local = alias.asname or (alias.name if isinstance(node, ast.ImportFrom) else root)
+            self.names.add(local)
+            self.read = self.read or (isinstance(node, ast.Import) and root in _FRAMEWORK_PACKAGES)
+            if alias.name.rsplit(".", 1)[-1] == "tool":
+                self.tool_aliases.add(local)
+
+    def _call(self, node: ast.Call) -> None:
+        func = node.func
+        if isinstance(func, ast.Call):
+            self.read = self.read or (isinstance(func.func, ast.Attribute) and func.func.attr == "tool")
+        elif isinstance(func, ast.Attribute):
+            self.read = self.read or func.attr in ("add_tool", "from_function", "tool")
+        elif isinstance(func, ast.Name) and isinstance(node.args[0], ast.Name):
+            self.called.add(func.id)
 
 
 #: decorators that make a tool of a function, by their last name
