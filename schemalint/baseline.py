@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from schemalint import UserError
 from schemalint.diagnostics import Diagnostic
 from schemalint.fingerprints import Key, finding_keys
 from schemalint.loaders import Document
@@ -41,7 +42,7 @@ FORMAT_VERSION = 2
 INDEX_KEYED_VERSION = 1
 
 
-class BaselineError(Exception):
+class BaselineError(UserError):
     """The baseline file cannot be read or is not a schemalint baseline; the message names it."""
 
 

@@ -17,10 +17,11 @@ from typing import Any, NoReturn
 
 import click
 
-from schemalint import __version__, progress
+from schemalint import UserError, __version__, progress
 from schemalint.config import ConfigError, check_presets, check_selector, check_targets, parse_fail_on
 from schemalint.model import Severity
-from schemalint.reporters import FORMATS
+from schemalint.reporters import FORMATS, parse_output_targets
+from schemalint.reporters.terminal import printable
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -30,15 +31,8 @@ atexit.register(gc.freeze)
 
 
 def _fail(message: str) -> NoReturn:
-    click.echo(f"schemalint: error: {_printable(message)}", err=True)
+    click.echo(f"schemalint: error: {printable(message)}", err=True)
     sys.exit(EXIT_ERROR)
-
-
-def _printable(text: str) -> str:
-    """A message for the terminal: a file or tool name's control characters escaped (never obeyed)."""
-    from schemalint.reporters.terminal import printable
-
-    return printable(text)
 
 
 def _split(values: Sequence[str]) -> tuple[str, ...]:
@@ -62,7 +56,7 @@ class _Group(click.Group):
                     sys.stdout.flush()  # a closed pipe shows here, not as a warning at interpreter exit
         except BrokenPipeError:
             _stop_writing_to_closed_pipe()
-        except ConfigError as error:
+        except (ConfigError, UserError) as error:  # a user's mistake: its message, no traceback
             _fail(str(error))
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
             raise
@@ -192,13 +186,8 @@ class LintArgs:
         )
 
     def outputs(self) -> list[Any]:
-        """The --output-format / --output-file options as reporter targets (exit 2 when they clash)."""
-        from schemalint.reporters import OutputError, parse_output_targets
-
-        try:
-            return parse_output_targets(self.output_formats, self.output_file)
-        except OutputError as error:
-            _fail(str(error))
+        """The --output-format / --output-file options as reporter targets (OutputError when they clash)."""
+        return parse_output_targets(self.output_formats, self.output_file)
 
 
 fail_under_option = click.option(
@@ -315,7 +304,11 @@ def check(
             paths or (".",), dataclasses.replace(options, jobs=jobs or default_jobs()), outputs, args.quiet, statistics
         )
     if against is not None:
-        result = _lint_against(against, paths, options, staged)
+        from schemalint.diff.against import lint_against
+
+        if "-" in paths:
+            _fail("--against cannot read stdin (`-`)")
+        result = lint_against(against, paths, options, staged)
     elif paths == ("-",):
         text = sys.stdin.buffer.read()
         from schemalint.loaders import LoadError
@@ -367,7 +360,7 @@ def _watch(paths: Sequence[str], options: Any, outputs: Sequence[Any], quiet: bo
             try:
                 result = lint(paths, options)
             except ConfigError as error:
-                click.echo(f"schemalint: error: {_printable(str(error))}", err=True)
+                click.echo(f"schemalint: error: {printable(str(error))}", err=True)
             else:
                 reporter_output(result, outputs, quiet, statistics, _fixable(result), _scores(result))
             click.echo("Watching for changes (Ctrl-C to stop)...", err=True)
@@ -389,7 +382,7 @@ def _show_settings(file: str, options: Any, fail_on: str | None, as_json: bool) 
         rows = [{"key": s.key, "value": s.value, "origin": s.origin} for s in settings]
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         sys.exit(EXIT_CLEAN)
-    click.echo(_printable(f"Settings for {file}:"))
+    click.echo(printable(f"Settings for {file}:"))
     rules: dict[tuple[str, str], list[str]] = {}
     lines: list[tuple[str, str]] = []
     for setting in settings:
@@ -404,7 +397,7 @@ def _show_settings(file: str, options: Any, fail_on: str | None, as_json: bool) 
         if text.startswith("rules "):
             state = text.removeprefix("rules ")
             text = f"rules {state} = {', '.join(rules[state, origin])}"
-        click.echo(_printable(f"  {text}  # {origin}"))
+        click.echo(printable(f"  {text}  # {origin}"))
     sys.exit(EXIT_CLEAN)
 
 
@@ -456,18 +449,6 @@ def _scores(result: Any) -> Any:
     return score(result.files, result.diagnostics)
 
 
-def _lint_against(ref: str, paths: Sequence[str], options: Any, staged: bool) -> Any:
-    from schemalint.diff import SourceError
-    from schemalint.diff.against import lint_against
-
-    if "-" in paths:
-        _fail("--against cannot read stdin (`-`)")
-    try:
-        return lint_against(ref, paths, options, staged)
-    except SourceError as error:
-        _fail(str(error))
-
-
 @main.command("diff")
 @click.argument("old")
 @click.argument("new")
@@ -480,15 +461,11 @@ def diff_command(
     statistics: bool,
 ) -> None:
     """Breaking changes from OLD to NEW (each a file, a folder, or REF:path read from git, e.g. main:tools/)."""
-    from schemalint.diff import SourceError, run_diff
+    from schemalint.diff import run_diff
 
     options = args.options()
     outputs = args.outputs()
-    try:
-        result = run_diff(old, new, options)
-    except SourceError as error:
-        _fail(str(error))
-    report_and_exit(result, args, outputs, statistics)
+    report_and_exit(run_diff(old, new, options), args, outputs, statistics)
 
 
 def _fix_plans(result: Any, options: Any, unsafe: bool) -> list[Any]:
@@ -522,7 +499,7 @@ def _show_fixes(result: Any, options: Any, unsafe: bool) -> NoReturn:
     plans = _fix_plans(result, options, unsafe)
     for plan in plans:
         if plan.skipped:
-            click.echo(_printable(f"{plan.path}: not fixed: {plan.skipped}"), err=True)
+            click.echo(printable(f"{plan.path}: not fixed: {plan.skipped}"), err=True)
         elif plan.changed:
             click.echo(plan.diff(), nl=False)
     changed = [p for p in plans if p.changed]
@@ -562,7 +539,7 @@ def _apply_fixes(result: Any, options: Any, unsafe: bool) -> tuple[set[str], lis
     applied: list[tuple[str, str, Any]] = []
     for plan in _fix_plans(result, options, unsafe):
         if plan.skipped:
-            click.echo(_printable(f"{plan.path}: not fixed: {plan.skipped}"), err=True)
+            click.echo(printable(f"{plan.path}: not fixed: {plan.skipped}"), err=True)
             refused.add(plan.path)
             continue
         if not plan.changed:
@@ -574,7 +551,7 @@ def _apply_fixes(result: Any, options: Any, unsafe: bool) -> tuple[set[str], lis
                 raise FixError(f"{plan.path} changed on disk since it was linted; not written")
             write_atomically(path, raw, encode_like(plan.new_text, raw))
         except (FixError, LoadError, OSError) as error:
-            click.echo(_printable(f"{plan.path}: not fixed: {getattr(error, 'message', None) or error}"), err=True)
+            click.echo(printable(f"{plan.path}: not fixed: {getattr(error, 'message', None) or error}"), err=True)
             refused.add(plan.path)
             continue
         fixed += plan.fixed
@@ -586,24 +563,18 @@ def _apply_fixes(result: Any, options: Any, unsafe: bool) -> tuple[set[str], lis
 
 
 def _write_baseline(path: Path, result: Any) -> NoReturn:
-    from schemalint.baseline import BaselineError, write_baseline
+    from schemalint.baseline import write_baseline
 
-    try:
-        count = write_baseline(path, result.diagnostics, result.documents())
-    except BaselineError as error:
-        _fail(str(error))
+    count = write_baseline(path, result.diagnostics, result.documents())
     click.echo(f"Wrote {count} finding(s) to the baseline {path}.", err=True)
     sys.exit(EXIT_CLEAN)
 
 
 def _apply_baseline(path: Path, result: Any, quiet: bool) -> None:
     """Drop the findings the baseline records from `result`; say how many, and how many were fixed."""
-    from schemalint.baseline import BaselineError, apply_baseline
+    from schemalint.baseline import apply_baseline
 
-    try:
-        outcome = apply_baseline(path, result.diagnostics, result.documents())
-    except BaselineError as error:
-        _fail(str(error))
+    outcome = apply_baseline(path, result.diagnostics, result.documents())
     result.diagnostics = outcome.new
     if not quiet and (outcome.hidden or outcome.stale):
         note = f"{outcome.hidden} finding(s) hidden by the baseline {path}"
@@ -640,14 +611,11 @@ def reporter_output(
     result: Any, outputs: Sequence[Any], quiet: bool, statistics: bool, fixable: int = 0, scores: Any = None
 ) -> None:
     """Every requested format; the text format on the terminal also gets statistics and the summary."""
-    from schemalint.reporters import OutputError, write_reports
+    from schemalint.reporters import write_reports
 
     configs = [f.config for f in result.files]
     docs_url = configs[0].settings.get("docs-url", "") if configs else ""
-    try:
-        write_reports(result.diagnostics, result.documents(), outputs, _echo_report, _use_color(), docs_url, scores)
-    except OutputError as error:
-        _fail(str(error))
+    write_reports(result.diagnostics, result.documents(), outputs, _echo_report, _use_color(), docs_url, scores)
     if not any(t.format == "text" and t.path is None for t in outputs):
         return
     if statistics:
@@ -669,19 +637,16 @@ def init(directory: Path, preset: str | None, baseline: bool, force: bool) -> No
     """Set schemalint up in the repository holding DIRECTORY: find its tools, choose a preset, write the
     configuration (pyproject.toml, else .schemalint.toml), and print the pre-commit and CI snippets."""
     from schemalint import init_project
+    from schemalint.engine import LintOptions, lint
     from schemalint.reporters.text import summary
 
     if preset is not None:
         check_presets((preset,), "--preset")
-    root, _ = init_project.repository_root(directory)
-    existing = init_project.existing_config(root)
-    if existing is not None and not force:
-        _fail(f"{existing} already configures schemalint; `schemalint init --force` replaces it")
-    found = init_project.survey(directory, preset)
+    found = init_project.survey(directory, preset, force)
     kind = "git repository" if found.is_git else "folder (not a git repository)"
-    click.echo(_printable(f"Looked at {found.root} ({kind}):"))
+    click.echo(printable(f"Looked at {found.root} ({kind}):"))
     if found.tools:
-        click.echo(_printable(f"  {len(found.tools)} tool(s) in {len(found.files)} file(s): {_listed(found.files)}"))
+        click.echo(printable(f"  {len(found.tools)} tool(s) in {len(found.files)} file(s): {_listed(found.files)}"))
         dialects = ", ".join(f"{name} {count}" for name, count in found.dialects.most_common())
         frameworks = ", ".join(f"{name} {count}" for name, count in found.frameworks.most_common()) or "none"
         click.echo(f"  dialects: {dialects}; Python frameworks: {frameworks}")
@@ -689,22 +654,18 @@ def init(directory: Path, preset: str | None, baseline: bool, force: bool) -> No
     else:
         click.echo("  no tool definitions found yet (JSON, YAML or Python files below it)")
     if found.fixtures:
-        click.echo(_printable(f"  eval fixtures: {_listed(list(found.fixtures))}"))
+        click.echo(printable(f"  eval fixtures: {_listed(list(found.fixtures))}"))
     if found.unreadable:
-        click.echo(_printable(f"  could not read: {', '.join(found.unreadable)}"))
+        click.echo(printable(f"  could not read: {', '.join(found.unreadable)}"))
     targets = f", targets {', '.join(found.targets)}" if found.targets else ""
     click.echo(f"Preset: {found.preset}{targets} ({found.reason})")
-    try:
-        written = init_project.write_config(found, force)
-        click.echo(_printable(f"Wrote the configuration to {written}."))
-        result = init_project.lint_repository(found)
-        scores = _scores(result)
-        click.echo(f"With it, `schemalint check`: {summary(result.diagnostics, len(result.files), 0, scores)}")
-        if baseline:
-            path, count = init_project.write_baseline_file(found, result, force)
-            click.echo(_printable(f"Wrote {count} finding(s) to the baseline {path}: only new findings fail."))
-    except init_project.InitError as error:
-        _fail(str(error))
+    written = init_project.write_config(found)
+    click.echo(printable(f"Wrote the configuration to {written}."))
+    result = lint([str(found.root)], LintOptions())  # as `schemalint check` at the root, under the config written
+    click.echo(f"With it, `schemalint check`: {summary(result.diagnostics, len(result.files), 0, _scores(result))}")
+    if baseline:
+        path, count = init_project.write_baseline_file(found, result, force)
+        click.echo(printable(f"Wrote {count} finding(s) to the baseline {path}: only new findings fail."))
     click.echo("\npre-commit: add to .pre-commit-config.yaml\n")
     click.echo(init_project.precommit_snippet(baseline, found.is_git))
     click.echo("GitHub Actions: .github/workflows/schemalint.yml (the action in this repository, action.yml)\n")
@@ -797,11 +758,10 @@ def export(paths: tuple[str, ...], dialect: str) -> None:
     for tool in tools:
         dropped = dropped_fields(tool, dialect)
         if dropped:
-            where = _printable(f"{tool.path}#{tool.pointer}")
+            where = printable(f"{tool.path}#{tool.pointer}")
             fields = ", ".join(dropped)
             click.echo(
-                f"schemalint: {where}: `{_printable(tool.display_name)}`: {dialect} has no place for {fields}; "
-                "left out",
+                f"schemalint: {where}: `{printable(tool.display_name)}`: {dialect} has no place for {fields}; left out",
                 err=True,
             )
     click.echo(json.dumps(export_tools(tools, dialect), indent=2, ensure_ascii=False))
@@ -824,7 +784,7 @@ def hash_command(paths: tuple[str, ...], as_json: bool) -> None:
     else:
         click.echo(f"{tools_hash(tools)}  {len(tools)} tool{'' if len(tools) == 1 else 's'}")
         for entry in per_tool:
-            click.echo(_printable(f"{entry['hash']}  {entry['name']}  {entry['path']}#{entry['pointer']}"))
+            click.echo(printable(f"{entry['hash']}  {entry['name']}  {entry['path']}#{entry['pointer']}"))
     sys.exit(EXIT_ERROR if unreadable else EXIT_CLEAN)
 
 
@@ -879,7 +839,7 @@ def _read_tools(paths: tuple[str, ...]) -> tuple[list[Any], bool]:
     result = lint(paths, LintOptions(select=("SL002", "SL003")))
     for diagnostic in result.diagnostics:
         location = f"{diagnostic.path}:{diagnostic.span.line}:{diagnostic.span.column}"
-        click.echo(_printable(f"{location}: {diagnostic.message}"), err=True)
+        click.echo(printable(f"{location}: {diagnostic.message}"), err=True)
     tools = [tool for source in result.files for tool in source.tools]
     unreadable = any(d.code == "SL002" for d in result.diagnostics)
     if not tools:  # an empty set would hash, export or check calls as if it were real
@@ -937,12 +897,9 @@ def mcp(
         _fail("--update-lock needs --lock FILE")
     options = args.options()
     outputs = args.outputs()
-    from schemalint.live.mcp import LiveError, check_server
+    from schemalint.live.mcp import check_server
 
-    try:
-        result, notes = check_server(command, url, timeout, options, save, lock, update_lock)
-    except LiveError as error:
-        _fail(str(error))
+    result, notes = check_server(command, url, timeout, options, save, lock, update_lock)
     for note in notes:
         click.echo(f"schemalint: {note}", err=True)
     report_and_exit(result, args, outputs, False, scores=_scores(result), fail_under=fail_under)

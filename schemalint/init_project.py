@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from schemalint import __version__
+from schemalint import UserError, __version__
 from schemalint.engine import LintOptions, LintResult, lint
 from schemalint.model import Dialect, Tool
 from schemalint.presets import PRESETS
@@ -35,7 +35,7 @@ _PROVIDER_BY_FRAMEWORK = {"fastmcp": "mcp", "mcp": "mcp", "openai-agents": "open
 _MAX_CI_PATHS = 5
 
 
-class InitError(Exception):
+class InitError(UserError):
     """`init` cannot go on (a configuration exists, a file cannot be written); the message says why."""
 
 
@@ -82,9 +82,13 @@ def repository_root(directory: Path) -> tuple[Path, bool]:
     return Path(found.stdout.strip()).resolve(), True
 
 
-def survey(directory: Path, preset: str | None = None) -> Survey:
-    """Find the tools below the repository holding `directory` and choose a preset (or take `preset`)."""
+def survey(directory: Path, preset: str | None = None, force: bool = False) -> Survey:
+    """Find the tools below the repository holding `directory` and choose a preset (or take `preset`).
+    A repository that schemalint already configures is an InitError, unless `force`."""
     root, is_git = repository_root(directory)
+    existing = existing_config(root)
+    if existing is not None and not force:
+        raise InitError(f"{existing} already configures schemalint; `schemalint init --force` replaces it")
     found = Survey(root, is_git)
     # only detection and fixture linking (SL811 runs the linker) happen here: the findings come later,
     # under the configuration that is written
@@ -148,15 +152,13 @@ def existing_config(root: Path) -> Path | None:
     return found if found is not None and found.parent == root else None
 
 
-def write_config(found: Survey, force: bool) -> Path:
+def write_config(found: Survey) -> Path:
     """Write `[tool.schemalint]` into the root's pyproject.toml (the rest of the file, comments and
     formatting included, as it was), or `.schemalint.toml` when there is no pyproject.toml. An existing
-    configuration is replaced only with `force`, and then only its schemalint table."""
+    configuration (`survey` with `force`) is replaced, and then only its schemalint table."""
     import tomlkit
 
     existing = existing_config(found.root)
-    if existing is not None and not force:
-        raise InitError(f"{existing} already configures schemalint; `schemalint init --force` replaces it")
     pyproject = found.root / "pyproject.toml"
     target = existing or (pyproject if pyproject.is_file() else found.root / ".schemalint.toml")
     try:
@@ -218,22 +220,14 @@ def _config_comments(found: Survey) -> list[str]:
     ]
 
 
-def lint_repository(found: Survey) -> LintResult:
-    """The findings `schemalint check` gives at the root under the configuration just written."""
-    return lint([str(found.root)], LintOptions())
-
-
 def write_baseline_file(found: Survey, result: LintResult, force: bool) -> tuple[Path, int]:
     """Record the findings of `result` in the root's baseline file; an existing one only with `force`."""
-    from schemalint.baseline import BaselineError, write_baseline
+    from schemalint.baseline import write_baseline
 
     path = found.root / BASELINE_FILE
     if path.exists() and not force:
         raise InitError(f"{path} exists; `schemalint init --baseline --force` rewrites it")
-    try:
-        return path, write_baseline(path, result.diagnostics, result.documents())
-    except BaselineError as error:
-        raise InitError(str(error)) from None
+    return path, write_baseline(path, result.diagnostics, result.documents())
 
 
 def ci_paths(found: Survey) -> list[str]:

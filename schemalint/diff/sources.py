@@ -12,11 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from schemalint import UserError
 from schemalint.loaders.discover import DEFAULT_EXCLUDE, DEFAULT_INCLUDE, discover, read_source
 from schemalint.paths import display_path, matches_any, split_git_spec
 
 
-class SourceError(Exception):
+class SourceError(UserError):
     """A side cannot be read (no such file, not a git repository, unknown ref); one line for the CLI."""
 
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
 
+from schemalint import UserError
 from schemalint.config import Config
 from schemalint.diagnostics import Diagnostic
 from schemalint.engine import (
@@ -48,7 +49,7 @@ MAX_PAGES = 1000
 RUG_PULL_CODE = "SL909"
 
 
-class LiveError(Exception):
+class LiveError(UserError):
     """The server could not be listed; the message is one line for the user."""
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from schemalint import UserError
 from schemalint.diagnostics import Diagnostic
 from schemalint.gc_pause import paused_gc
 from schemalint.loaders import Document
@@ -53,7 +54,7 @@ def older_version(diagnostic: Diagnostic) -> OlderVersion | None:
     return OlderVersion(ref, path, f" (at {diagnostic.path} line {diagnostic.span.line})")
 
 
-class OutputError(ValueError):
+class OutputError(UserError):
     """A bad --output-format / --output-file combination; the message says which."""
 
 
