@@ -63,9 +63,6 @@ class Listing:
     #: lines the server wrote to stdout that are not JSON-RPC (logs), skipped
     skipped: list[str] = field(default_factory=list)
 
-    def snapshot_text(self) -> str:
-        return json.dumps({"tools": self.tools}, indent=2, ensure_ascii=False) + "\n"
-
 
 def fetch_listing(command: Sequence[str], url: str | None, timeout: float) -> Listing:
     """Start (or connect to) the server, initialise, page through tools/list; always stop the server."""
@@ -166,8 +163,9 @@ async def _fetch(
     async def on_message(message: Any) -> None:
         if not isinstance(message, Exception):
             return
-        if _is_not_json(message):  # a log line on stdout: the SDK reads on, so skip it
-            skipped.append(_offending_line(message))
+        problems = _problems(message)
+        if any(problem.get("type") == "json_invalid" for problem in problems):  # a log line on stdout: skip it
+            skipped.append(repr(str(problems[0].get("input", ""))[:120]))
             return
         malformed.append(_one_line(message))  # a broken message: fail now, not at the timeout
         work.cancel()
@@ -194,19 +192,6 @@ async def _fetch(
     name = info.name if info is not None and info.name else Path(command[0]).name if command else str(url)
     version = info.version if info is not None and info.version else None
     return Listing(name, version, tools, skipped)
-
-
-def _offending_line(error: Exception) -> str:
-    """The start of the line a transport error is about, quoted."""
-    errors = getattr(error, "errors", None)
-    problems = errors() if callable(errors) else []
-    return repr(str(problems[0].get("input", ""))[:120]) if problems else _one_line(error)
-
-
-def _is_not_json(error: Exception) -> bool:
-    """The transport's error for a stdout line that is not JSON at all (a pydantic `json_invalid`)."""
-    errors = getattr(error, "errors", None)
-    return callable(errors) and any(problem.get("type") == "json_invalid" for problem in errors())
 
 
 @contextlib.asynccontextmanager
@@ -268,11 +253,16 @@ async def _unchecked_result(session: Any, request: Any) -> dict[str, Any]:
     return raw
 
 
-def _one_line(error: Exception) -> str:
+def _problems(error: Exception) -> list[dict[str, Any]]:
+    """A pydantic ValidationError's problems (the transport's error for a line that is not JSON-RPC)."""
     errors = getattr(error, "errors", None)
-    if callable(errors):  # a pydantic ValidationError: its first problem and the offending input
-        first = errors()[0] if errors() else {}
-        return f"{first.get('msg', 'invalid')}: {str(first.get('input', ''))[:120]!r}"
+    return errors() if callable(errors) else []
+
+
+def _one_line(error: Exception) -> str:
+    problems = _problems(error)
+    if problems:  # a pydantic ValidationError: its first problem and the offending input
+        return f"{problems[0].get('msg', 'invalid')}: {str(problems[0].get('input', ''))[:120]!r}"
     return " ".join(str(error).split())[:200]
 
 
@@ -323,7 +313,7 @@ def _stderr_tail(errlog: TextIO) -> str:
 def lint_listing(listing: Listing, options: LintOptions, save: Path | None) -> LintResult:
     """Lint the tools like a file: the `--save` snapshot when there is one, else data without positions."""
     if save is not None:
-        text = listing.snapshot_text()
+        text = json.dumps({"tools": listing.tools}, indent=2, ensure_ascii=False) + "\n"
         try:
             save.write_text(text, encoding="utf-8")
         except OSError as error:
@@ -347,7 +337,7 @@ def canonical_tool(tool: dict[str, Any]) -> dict[str, Any]:
     return {key: tool[key] for key in PINNED_FIELDS if key in tool}
 
 
-def lock_text(listing: Listing) -> str:
+def write_lock(path: Path, listing: Listing) -> None:
     """The lock file: a tools/list-shaped document (so `schemalint diff` reads it) plus hashes."""
     definitions = [canonical_tool(tool) for tool in listing.tools]
     data = {
@@ -356,12 +346,8 @@ def lock_text(listing: Listing) -> str:
         "hashes": {str(d.get("name")): digest(d) for d in definitions},
         "tools": definitions,
     }
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-
-
-def write_lock(path: Path, listing: Listing) -> None:
     try:
-        path.write_text(lock_text(listing), encoding="utf-8")
+        path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     except OSError as error:
         raise LiveError(f"cannot write lock file {path}: {error.strerror or error}") from None
 
@@ -383,18 +369,11 @@ def read_lock(path: Path, config: Config) -> SourceResult:
     return load_source(display_path(path), text, config, explicit=True, skip_non_tool_files=True)
 
 
-def lock_unchanged(lock: SourceResult, listing: Listing) -> bool:
-    data = lock.document.data if lock.document is not None else {}
-    hashes = data.get("hashes", {}) if isinstance(data, dict) else {}
-    current = [canonical_tool(tool) for tool in listing.tools]
-    return list(hashes) == [str(d.get("name")) for d in current] and all(
-        hashes.get(str(d.get("name"))) == digest(d) for d in current
-    )
-
-
 def lock_changes(lock: SourceResult, current: SourceResult, config: Config, listing: Listing) -> list[Diagnostic]:
     """What changed since the lock, classified as `schemalint diff` does; SL909 is an error here."""
-    if lock_unchanged(lock, listing):
+    data = lock.document.data if lock.document is not None else {}
+    hashes = data.get("hashes", {}) if isinstance(data, dict) else {}
+    if list(hashes.items()) == [(str(d.get("name")), digest(d)) for d in map(canonical_tool, listing.tools)]:
         return []
     from schemalint.diff import diff_sources
 
@@ -425,14 +404,12 @@ def check_server(
     """List, lint, and compare with (or write) the lock file. Returns the result and notes for stderr."""
     listing = fetch_listing(command, url, timeout)
     result = lint_listing(listing, options, save)
-    skipped = (
-        [
+    skipped = []
+    if listing.skipped:
+        skipped.append(
             f"skipped {len(listing.skipped)} line(s) the server wrote to stdout that are not JSON-RPC (first: "
             f"{listing.skipped[0]}); a stdio server should log to stderr"
-        ]
-        if listing.skipped
-        else []
-    )
+        )
     if lock is None:
         return result, skipped
     current = result.files[0]
