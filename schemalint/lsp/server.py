@@ -9,11 +9,12 @@ on the next lint; a change to one of them also re-lints every open document.
 from __future__ import annotations
 
 import asyncio
+import functools
 import importlib.util
 import logging
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from lsprotocol import types as lsp
@@ -76,9 +77,6 @@ class SchemalintServer(LanguageServer):
         #: the initialization option `docsUrl`: where `codeDescription.href` points, ahead of the `docs-url`
         #: setting (a base URL or a `{code}`/`{slug}` template, as schemalint.docs_site reads them)
         self.docs_url = ""
-        #: the links' template for each `docs-url` value: resolving it looks for a built site on disk,
-        #: once a session rather than on every keystroke
-        self.docs_templates: dict[str, str] = {}
         self.report_timing = False
         self.save_only_codes = tuple(code for code in SAVE_ONLY_CANDIDATES if code in rules_by_code())
         self.python_supported = importlib.util.find_spec("schemalint.loaders.python") is not None
@@ -143,20 +141,27 @@ class SchemalintServer(LanguageServer):
             result = lint_source(text, str(path), options, cache=self.cache)
         except ConfigError as error:
             self.linted[uri] = LintedDocument(text_document.version, lines, None, [], [])
-            return [self._config_problem(str(error))]
-        if _excluded(result, path):
+            problem = lsp.Diagnostic(
+                range=lsp.Range(lsp.Position(0, 0), lsp.Position(0, 1)),
+                message=f"schemalint configuration error: {error}",
+                severity=lsp.DiagnosticSeverity.Error,
+                source=SOURCE,
+            )
+            return [problem]
+        config = result.files[0].config if result.files else None
+        if config is not None and matches_any(path, config.exclude, config.root):  # not linted in editors either
             result = LintResult([], result.files)
         document = result.files[0].document if result.files else None
         diagnostics = list(result.diagnostics)
         if full:
             save_only = [d for d in diagnostics if d.code in self.save_only_codes]
         else:  # keep what the save-only rules said at the last save, moved to where its pointers are now
-            save_only = [_relocated(d, document) for d in (previous.save_only if previous else [])]
+            save_only = [
+                replace(d, span=locate(document, d.pointer)) if document is not None else d
+                for d in (previous.save_only if previous else [])
+            ]
             diagnostics.extend(save_only)
-        configured = self.docs_url or (result.files[0].config.settings.get("docs-url", "") if result.files else "")
-        if configured not in self.docs_templates:
-            self.docs_templates[configured] = docs_url_template(configured)
-        docs_url = self.docs_templates[configured]
+        docs_url = _docs_template(self.docs_url or (config.settings.get("docs-url", "") if config else ""))
         converted = [self._to_lsp(d, lines, docs_url) for d in diagnostics]
         self.linted[uri] = LintedDocument(text_document.version, lines, document, diagnostics, converted, save_only)
         return converted
@@ -172,14 +177,6 @@ class SchemalintServer(LanguageServer):
             code_description=lsp.CodeDescription(href=docs_url.format(code=diagnostic.code, slug=diagnostic.slug)),
             source=SOURCE,
             data={"pointer": diagnostic.pointer, "slug": diagnostic.slug},
-        )
-
-    def _config_problem(self, message: str) -> lsp.Diagnostic:
-        return lsp.Diagnostic(
-            range=lsp.Range(lsp.Position(0, 0), lsp.Position(0, 1)),
-            message=f"schemalint configuration error: {message}",
-            severity=lsp.DiagnosticSeverity.Error,
-            source=SOURCE,
         )
 
     def at(self, uri: str, position: lsp.Position) -> list[tuple[Diagnostic, lsp.Diagnostic]]:
@@ -207,16 +204,9 @@ def _end(range_: lsp.Range) -> tuple[int, int]:
     return range_.end.line, range_.end.character
 
 
-def _excluded(result: LintResult, path: Path) -> bool:
-    """A file the configuration excludes is not linted in the editor either."""
-    config = result.files[0].config if result.files else None
-    return config is not None and matches_any(path, config.exclude, config.root)
-
-
-def _relocated(diagnostic: Diagnostic, document: Document | None) -> Diagnostic:
-    from dataclasses import replace
-
-    return replace(diagnostic, span=locate(document, diagnostic.pointer)) if document is not None else diagnostic
+#: the links' template for a `docs-url` value: resolving it looks for a built site on disk, once a
+#: session rather than on every keystroke
+_docs_template = functools.cache(docs_url_template)
 
 
 server = SchemalintServer()
