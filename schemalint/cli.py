@@ -40,10 +40,6 @@ def _split(values: Sequence[str]) -> tuple[str, ...]:
     return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
 
 
-def _use_color() -> bool:
-    return sys.stdout.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
-
-
 class _Group(click.Group):
     """Turns configuration errors and unexpected exceptions into one line and exit code 2."""
 
@@ -54,8 +50,10 @@ class _Group(click.Group):
             finally:
                 if not sys.stdout.closed:  # the language server closes it when the client says exit
                     sys.stdout.flush()  # a closed pipe shows here, not as a warning at interpreter exit
-        except BrokenPipeError:
-            _stop_writing_to_closed_pipe()
+        except BrokenPipeError:  # the reader went away (`schemalint rule | head`): stop quietly, as `cat` does
+            with contextlib.suppress(OSError, ValueError):  # stdout may not be a real file (tests)
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(128 + 13)  # the status of a process killed by SIGPIPE, as `cat` or `git log` give
         except (ConfigError, UserError) as error:  # a user's mistake: its message, no traceback
             _fail(str(error))
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
@@ -68,37 +66,19 @@ class _Group(click.Group):
             _fail(f"internal error: {type(error).__name__}: {error} (set SCHEMALINT_DEBUG=1 for the traceback)")
 
 
-#: the exit status of a process killed by SIGPIPE, as `cat` or `git log` give under `| head`
-_BROKEN_PIPE_STATUS = 128 + 13
-
-
-def _stop_writing_to_closed_pipe() -> None:
-    """The reader went away (`schemalint rule | head`): stop quietly instead of reporting an error."""
-    with contextlib.suppress(OSError, ValueError):  # stdout may not be a real file (tests)
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    sys.exit(_BROKEN_PIPE_STATUS)
-
-
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", prog_name="schemalint")
 def main() -> None:
     """Lint the tool definitions you give to LLMs (OpenAI, Anthropic, Gemini, MCP, Python)."""
-    _escape_unencodable_output()
-    if sys.stderr.isatty():
-        progress.report = _show_progress
-
-
-def _show_progress(what: str, done: int, total: int) -> None:
-    """A long step's progress on one line of stderr, rewritten in place and ended with the step."""
-    click.echo(f"\rschemalint: {what} {done}/{total}", err=True, nl=done == total)
-
-
-def _escape_unencodable_output() -> None:
-    """A lone surrogate (the JSON text `"\\ud800"`) decodes to a string no UTF-8 writes: print it as the
-    escape `\\ud800`, which is also what JSON and SARIF reports need, instead of ending the run."""
+    # A lone surrogate (the JSON text `"\ud800"`) decodes to a string no UTF-8 writes: print it as the
+    # escape `\ud800`, which is also what JSON and SARIF reports need, instead of ending the run.
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(AttributeError, ValueError):  # not a TextIOWrapper (tests), or closed
             stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+    if sys.stderr.isatty():  # a long step's progress on one line, rewritten in place and ended with the step
+        progress.report = lambda what, done, total: click.echo(
+            f"\rschemalint: {what} {done}/{total}", err=True, nl=done == total
+        )
 
 
 def lint_options(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -314,7 +294,10 @@ def check(
         from schemalint.loaders import LoadError
         from schemalint.loaders.jsonyaml import decode_source
 
-        name = stdin_filename or _stdin_name(text)
+        # without --stdin-filename: JSON when the buffer starts as JSON does, else YAML
+        name = stdin_filename or (
+            "stdin.json" if text.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"[") else "stdin.yaml"
+        )
         try:
             result = lint_source(decode_source(text, name), name, options)
         except LoadError as error:
@@ -383,21 +366,16 @@ def _show_settings(file: str, options: Any, fail_on: str | None, as_json: bool) 
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         sys.exit(EXIT_CLEAN)
     click.echo(printable(f"Settings for {file}:"))
-    rules: dict[tuple[str, str], list[str]] = {}
-    lines: list[tuple[str, str]] = []
+    lines: dict[tuple[str, str], list[str]] = {}  # (text, origin) -> the rules that share one state and origin
     for setting in settings:
         if setting.key.startswith("rule."):
-            codes = rules.setdefault((setting.value, setting.origin), [])
-            if not codes:
-                lines.append((f"rules {setting.value}", setting.origin))
-            codes.append(setting.key.removeprefix("rule."))
+            lines.setdefault((f"rules {setting.value} = ", setting.origin), []).append(
+                setting.key.removeprefix("rule.")
+            )
         else:
-            lines.append((f"{setting.key} = {json.dumps(setting.value, ensure_ascii=False)}", setting.origin))
-    for text, origin in lines:
-        if text.startswith("rules "):
-            state = text.removeprefix("rules ")
-            text = f"rules {state} = {', '.join(rules[state, origin])}"
-        click.echo(printable(f"  {text}  # {origin}"))
+            lines[f"{setting.key} = {json.dumps(setting.value, ensure_ascii=False)}", setting.origin] = []
+    for (text, origin), codes in lines.items():
+        click.echo(printable(f"  {text}{', '.join(codes)}  # {origin}"))
     sys.exit(EXIT_CLEAN)
 
 
@@ -417,11 +395,6 @@ def _listed(files: Sequence[str], most: int = 5) -> str:
     return ", ".join(files[:most]) + (f" and {len(files) - most} more" if len(files) > most else "")
 
 
-def _stdin_name(text: bytes) -> str:
-    """The buffer's stand-in name without --stdin-filename: JSON when it starts as JSON does, else YAML."""
-    return "stdin.json" if text.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"[") else "stdin.yaml"
-
-
 def report_and_exit(
     result: Any,
     args: LintArgs,
@@ -433,7 +406,10 @@ def report_and_exit(
 ) -> NoReturn:
     """Write the reports (check, diff and mcp share this) and exit 1 when a finding is at or above --fail-on,
     or the score is below --fail-under. The summary offers only the fixes --fix writes (see `_fixable`)."""
-    fail_level = _fail_level(args.fail_on, result)
+    configs = [f.config for f in result.files]
+    fail_level = configs[0].fail_on if configs else Severity.ERROR
+    if args.fail_on is not None:
+        fail_level = parse_fail_on(args.fail_on, "--fail-on")
     reporter_output(result, outputs, args.quiet, statistics, _fixable(result, refused), scores)
     _print_backend_notices(result)
     failing = fail_level is not None and any(d.severity >= fail_level for d in result.diagnostics)
@@ -600,13 +576,6 @@ def _print_backend_notices(result: Any) -> None:
         click.echo(f"schemalint: warning: {notice}", err=True)
 
 
-def _fail_level(cli_value: str | None, result: Any) -> Severity | None:
-    if cli_value is not None:
-        return parse_fail_on(cli_value, "--fail-on")
-    configs = [f.config for f in result.files]
-    return configs[0].fail_on if configs else Severity.ERROR
-
-
 def reporter_output(
     result: Any, outputs: Sequence[Any], quiet: bool, statistics: bool, fixable: int = 0, scores: Any = None
 ) -> None:
@@ -615,7 +584,8 @@ def reporter_output(
 
     configs = [f.config for f in result.files]
     docs_url = configs[0].settings.get("docs-url", "") if configs else ""
-    write_reports(result.diagnostics, result.documents(), outputs, _echo_report, _use_color(), docs_url, scores)
+    color = sys.stdout.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
+    write_reports(result.diagnostics, result.documents(), outputs, _echo_report, color, docs_url, scores)
     if not any(t.format == "text" and t.path is None for t in outputs):
         return
     if statistics:
