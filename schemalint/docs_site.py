@@ -7,7 +7,8 @@ off, so a rule's page is `rules/SL309-invalid-schema.html` both on a web server 
 
 A rule's link (SARIF `helpUri`, the language server's `codeDescription.href`, `schemalint rule`) is,
 in this order: the `docs-url` setting, `$SCHEMALINT_DOCS_URL`, the site built in this source checkout
-(`site/`, a file URL), else the rule's folder in the repository's catalogue. A `docs-url` is either a
+(`site/`, a file URL), else the rule's folder in the repository's catalogue (for a change rule, which has
+no folder, the catalogue's index). A `docs-url` is either a
 base (`https://example.org/schemalint/{version}/`, to which `rules/<page>.html` is added) or a
 template with `{code}` and `{slug}`; `{version}` is replaced by the installed version.
 """
@@ -20,12 +21,12 @@ from pathlib import Path
 from typing import Any
 
 from schemalint import __version__
-from schemalint.rules import all_rules
+from schemalint.rules import all_rules, rules_by_code
 from schemalint.rules.base import Rule, Scope
 
 DOCS_URL_ENV = "SCHEMALINT_DOCS_URL"
-#: the rule's folder in the repository's catalogue (rules/SLnnn-slug/): the link when no site is known
-CATALOGUE_URL = "https://github.com/schemalint/schemalint/tree/main/rules/{code}-{slug}/"
+#: where the repository's catalogue folders are: a rule's link when no site is known
+REPOSITORY_URL = "https://github.com/schemalint/schemalint/tree/main/"
 #: a source checkout: the package's parent folder holds mkdocs.yml, and `mkdocs build` writes site/ there
 _CHECKOUT = Path(__file__).resolve().parent.parent
 
@@ -35,22 +36,25 @@ def rule_page(code: str, slug: str) -> str:
     return f"rules/{code}-{slug}.html"
 
 
-def docs_url_template(configured: str = "") -> str:
-    """Where a rule's page is, as a template with `{code}` and `{slug}` (see the module's doc)."""
+def catalogue_folder(code: str, slug: str) -> str:
+    """The rule's folder in the repository's catalogue; for a change rule (SL9xx), which compares two
+    versions and has no folder, the catalogue itself, whose index names it."""
+    rule = rules_by_code().get(code)
+    return "rules/" if rule is not None and rule.scope is Scope.CHANGE else f"rules/{code}-{slug}/"
+
+
+def rule_url(code: str, slug: str, configured: str = "") -> str:
+    """Where a rule's page is (see the module's doc)."""
     base = configured or os.environ.get(DOCS_URL_ENV, "")
     if base:
         base = base.replace("{version}", __version__)
         if "{code}" in base:
-            return base
-        return base.rstrip("/") + "/" + rule_page("{code}", "{slug}")
+            return base.format(code=code, slug=slug)
+        return base.rstrip("/") + "/" + rule_page(code, slug)
     local = _CHECKOUT / "site"
     if (_CHECKOUT / "mkdocs.yml").is_file() and (local / "index.html").is_file():
-        return local.as_uri() + "/" + rule_page("{code}", "{slug}")
-    return CATALOGUE_URL
-
-
-def rule_url(code: str, slug: str, configured: str = "") -> str:
-    return docs_url_template(configured).format(code=code, slug=slug)
+        return local.as_uri() + "/" + rule_page(code, slug)
+    return REPOSITORY_URL + catalogue_folder(code, slug)
 
 
 # --------------------------------------------------------------------------------------------------

@@ -100,9 +100,7 @@ def test_fixability_is_what_the_rule_declares() -> None:
 def test_docs_url_order(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.delenv(docs_site.DOCS_URL_ENV, raising=False)
     monkeypatch.setattr(docs_site, "_CHECKOUT", tmp_path)
-    assert docs_site.rule_url("SL309", "invalid-schema") == docs_site.CATALOGUE_URL.format(
-        code="SL309", slug="invalid-schema"
-    )
+    assert docs_site.rule_url("SL309", "invalid-schema") == docs_site.REPOSITORY_URL + "rules/SL309-invalid-schema/"
     (tmp_path / "mkdocs.yml").write_text("site_name: x\n")
     (tmp_path / "site").mkdir()
     (tmp_path / "site" / "index.html").write_text("<html></html>")
@@ -117,6 +115,18 @@ def test_docs_url_order(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None
     assert docs_site.rule_url("SL309", "invalid-schema", configured) == (
         "https://intranet.example/lint?rule=SL309&name=invalid-schema"
     )
+
+
+def test_catalogue_links_name_existing_folders(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Without a site, a rule's link is its catalogue folder; change rules (SL9xx) have none and link the
+    catalogue, whose index names them."""
+    monkeypatch.delenv(docs_site.DOCS_URL_ENV, raising=False)
+    monkeypatch.setattr(docs_site, "_CHECKOUT", tmp_path)
+    for rule in all_rules():
+        url = docs_site.rule_url(rule.code, rule.slug)
+        folder = url.removeprefix(docs_site.REPOSITORY_URL)
+        assert folder != url and (REPO / folder).is_dir(), (rule.code, url)
+    assert docs_site.rule_url("SL903", "required-parameter-added").endswith("/main/rules/")
 
 
 TOOL = [{"name": "get_weather", "description": "Current weather.", "parameters": {"type": "dict"}}]

@@ -24,7 +24,7 @@ from pygls.uris import to_fs_path
 from schemalint import __version__
 from schemalint.config import CONFIG_FILES, ConfigError
 from schemalint.diagnostics import Diagnostic
-from schemalint.docs_site import docs_url_template
+from schemalint.docs_site import rule_url
 from schemalint.engine import FindingCache, LintOptions, LintResult, lint_source, locate
 from schemalint.loaders import Document
 from schemalint.loaders.discover import FORMAT_BY_SUFFIX, source_format
@@ -161,7 +161,7 @@ class SchemalintServer(LanguageServer):
                 for d in (previous.save_only if previous else [])
             ]
             diagnostics.extend(save_only)
-        docs_url = _docs_template(self.docs_url or (config.settings.get("docs-url", "") if config else ""))
+        docs_url = self.docs_url or (config.settings.get("docs-url", "") if config else "")
         converted = [self._to_lsp(d, lines, docs_url) for d in diagnostics]
         self.linted[uri] = LintedDocument(text_document.version, lines, document, diagnostics, converted, save_only)
         return converted
@@ -174,7 +174,7 @@ class SchemalintServer(LanguageServer):
             message=message,
             severity=_SEVERITY[diagnostic.severity],
             code=diagnostic.code,
-            code_description=lsp.CodeDescription(href=docs_url.format(code=diagnostic.code, slug=diagnostic.slug)),
+            code_description=lsp.CodeDescription(href=_rule_url(diagnostic.code, diagnostic.slug, docs_url)),
             source=SOURCE,
             data={"pointer": diagnostic.pointer, "slug": diagnostic.slug},
         )
@@ -204,9 +204,9 @@ def _end(range_: lsp.Range) -> tuple[int, int]:
     return range_.end.line, range_.end.character
 
 
-#: the links' template for a `docs-url` value: resolving it looks for a built site on disk, once a
-#: session rather than on every keystroke
-_docs_template = functools.cache(docs_url_template)
+#: a rule's link for a `docs-url` value: finding it looks for a built site on disk, once a session rather
+#: than on every keystroke
+_rule_url = functools.cache(rule_url)
 
 
 server = SchemalintServer()

@@ -29,7 +29,7 @@ _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: 
 
 
 def _rule_descriptor(code: str, docs_url: str) -> dict[str, Any]:
-    from schemalint.docs_site import rule_url
+    from schemalint.docs_site import catalogue_folder, rule_url
     from schemalint.rules import rules_by_code
 
     rule = rules_by_code().get(code)
@@ -44,7 +44,7 @@ def _rule_descriptor(code: str, docs_url: str) -> dict[str, Any]:
         "help": {"text": docs, "markdown": docs},
         "helpUri": rule_url(rule.code, rule.slug, docs_url),
         "defaultConfiguration": {"level": _LEVELS[rule.severity]},
-        "properties": {"scope": rule.scope.value, "catalogue": f"rules/{rule.code}-{rule.slug}/"},
+        "properties": {"scope": rule.scope.value, "catalogue": catalogue_folder(rule.code, rule.slug)},
     }
 
 
