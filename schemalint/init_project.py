@@ -6,7 +6,6 @@ Nothing here prints: the command line reports what `survey` found and `write_con
 
 from __future__ import annotations
 
-import subprocess
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -69,23 +68,15 @@ class Survey:
         return sum(1 for tool in self.tools if _sent_strict(tool))
 
 
-def repository_root(directory: Path) -> tuple[Path, bool]:
-    """The git work tree's top folder holding `directory` (True), else `directory` itself (False)."""
-    try:
-        found = subprocess.run(
-            ["git", "rev-parse", "--show-toplevel"], cwd=directory, capture_output=True, text=True, check=False
-        )
-    except OSError:  # no git on this machine
-        return directory.resolve(), False
-    if found.returncode != 0:
-        return directory.resolve(), False
-    return Path(found.stdout.strip()).resolve(), True
-
-
 def survey(directory: Path, preset: str | None = None, force: bool = False) -> Survey:
     """Find the tools below the repository holding `directory` and choose a preset (or take `preset`).
     A repository that schemalint already configures is an InitError, unless `force`."""
-    root, is_git = repository_root(directory)
+    from schemalint.diff.sources import SourceError, repository_root
+
+    try:
+        root, is_git = repository_root(directory).resolve(), True
+    except SourceError:  # not in a git work tree, or no git on this machine
+        root, is_git = directory.resolve(), False
     existing = existing_config(root)
     if existing is not None and not force:
         raise InitError(f"{existing} already configures schemalint; `schemalint init --force` replaces it")

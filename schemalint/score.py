@@ -39,19 +39,12 @@ def rule_weight(code: str) -> float:
 
 def penalty(diagnostics: Iterable[Diagnostic]) -> float:
     """What the findings cost, rule by rule: the worst severity's weight, then half of it per repeat."""
-    worst: dict[str, Severity] = {}
-    count: dict[str, int] = {}
+    by_rule: dict[str, list[Severity]] = defaultdict(list)
     for diagnostic in diagnostics:
-        code, severity = diagnostic.code, diagnostic.severity
-        if code in count:
-            count[code] += 1
-            if severity > worst[code]:
-                worst[code] = severity
-        else:
-            count[code], worst[code] = 1, severity
+        by_rule[diagnostic.code].append(diagnostic.severity)
     return sum(
-        SEVERITY_WEIGHTS[worst[code]] * rule_weight(code) * (1 + min(n - 1, MAX_REPEATS) / 2)
-        for code, n in count.items()
+        SEVERITY_WEIGHTS[max(severities)] * rule_weight(code) * (1 + min(len(severities) - 1, MAX_REPEATS) / 2)
+        for code, severities in by_rule.items()
     )
 
 

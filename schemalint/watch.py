@@ -15,14 +15,6 @@ from schemalint.config import CONFIG_FILES
 from schemalint.loaders.discover import DEFAULT_EXCLUDE, FORMAT_BY_SUFFIX
 
 
-def _roots(paths: Sequence[str]) -> tuple[list[Path], list[Path], list[Path]]:
-    """(folders to watch, linted folders, linted files), all absolute."""
-    folders = [Path(p).resolve() for p in paths if Path(p).is_dir()]
-    files = [Path(p).resolve() for p in paths if not Path(p).is_dir()]
-    watched = list(dict.fromkeys([*folders, *(f.parent for f in files)]))
-    return watched, folders, files
-
-
 def relevant(path: Path, folders: Sequence[Path], files: Sequence[Path]) -> bool:
     """Whether a change to `path` can change what a lint of `folders` and `files` reports."""
     if path in files:
@@ -40,7 +32,9 @@ def changes(paths: Sequence[str], stop_event: Any = None) -> Iterator[set[str]]:
     is the next batch. KeyboardInterrupt on Ctrl-C; the iterator ends when `stop_event` is set."""
     import watchfiles
 
-    watched, folders, files = _roots(paths)
+    folders = [Path(p).resolve() for p in paths if Path(p).is_dir()]
+    files = [Path(p).resolve() for p in paths if not Path(p).is_dir()]
+    watched = dict.fromkeys([*folders, *(f.parent for f in files)])
 
     class LintFilter(watchfiles.DefaultFilter):
         ignore_dirs = (*watchfiles.DefaultFilter.ignore_dirs, *DEFAULT_EXCLUDE)
