@@ -183,7 +183,7 @@ fail_under_option = click.option(
 @lint_options
 @click.option("--exclude", multiple=True, help="Globs of files or folders to skip.")
 @click.option("--stdin-filename", help="With `-`: the file name the buffer on stdin stands for.")
-@click.option("--statistics", is_flag=True, help="Print the number of findings per rule.")
+@click.option("--statistics", is_flag=True, help="Print the number of findings per rule instead of the findings.")
 @click.option(
     "--skip-non-tool-files",
     is_flag=True,
@@ -429,7 +429,7 @@ def _scores(result: Any) -> Any:
 @click.argument("old")
 @click.argument("new")
 @lint_options
-@click.option("--statistics", is_flag=True, help="Print the number of findings per rule.")
+@click.option("--statistics", is_flag=True, help="Print the number of findings per rule instead of the findings.")
 def diff_command(
     old: str,
     new: str,
@@ -579,14 +579,17 @@ def _print_backend_notices(result: Any) -> None:
 def reporter_output(
     result: Any, outputs: Sequence[Any], quiet: bool, statistics: bool, fixable: int = 0, scores: Any = None
 ) -> None:
-    """Every requested format; the text format on the terminal also gets statistics and the summary."""
+    """Every requested format; the text format on the terminal is followed by the summary, and with
+    `statistics` it is the number of findings per rule instead of the findings (as `ruff --statistics`)."""
     from schemalint.reporters import write_reports
 
     configs = [f.config for f in result.files]
     docs_url = configs[0].settings.get("docs-url", "") if configs else ""
     color = sys.stdout.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
-    write_reports(result.diagnostics, result.documents(), outputs, _echo_report, color, docs_url, scores)
-    if not any(t.format == "text" and t.path is None for t in outputs):
+    on_terminal = [t for t in outputs if t.format == "text" and t.path is None]
+    reports = [t for t in outputs if t not in on_terminal] if statistics else outputs
+    write_reports(result.diagnostics, result.documents(), reports, _echo_report, color, docs_url, scores)
+    if not on_terminal:
         return
     if statistics:
         counts = Counter((d.code, d.slug) for d in result.diagnostics)
