@@ -588,7 +588,8 @@ def reporter_output(
     color = sys.stdout.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
     on_terminal = [t for t in outputs if t.format == "text" and t.path is None]
     reports = [t for t in outputs if t not in on_terminal] if statistics else outputs
-    write_reports(result.diagnostics, result.documents(), reports, _echo_report, color, docs_url, scores)
+    files = _checked_files(result)
+    write_reports(result.diagnostics, result.documents(), reports, _echo_report, color, docs_url, scores, files)
     if not on_terminal:
         return
     if statistics:
@@ -598,7 +599,14 @@ def reporter_output(
     if not quiet:
         from schemalint.reporters.text import summary
 
-        click.echo(summary(result.diagnostics, len(result.files), fixable, scores))
+        click.echo(summary(result.diagnostics, files, fixable, scores))
+
+
+def _checked_files(result: Any) -> int:
+    """The files a run linted: those that hold tools or an eval fixture, and those with a finding (one that
+    could not be read, one named that holds no tools). A file found in a folder that holds neither is not."""
+    linted = {f.path for f in result.files if f.tools or f.fixture is not None}
+    return len(linted | {d.path for d in result.diagnostics})
 
 
 @main.command()
@@ -635,7 +643,9 @@ def init(directory: Path, preset: str | None, baseline: bool, force: bool) -> No
     written = init_project.write_config(found)
     click.echo(printable(f"Wrote the configuration to {written}."))
     result = lint([str(found.root)], LintOptions())  # as `schemalint check` at the root, under the config written
-    click.echo(f"With it, `schemalint check`: {summary(result.diagnostics, len(result.files), 0, _scores(result))}")
+    click.echo(
+        f"With it, `schemalint check`: {summary(result.diagnostics, _checked_files(result), 0, _scores(result))}"
+    )
     if baseline:
         path, count = init_project.write_baseline_file(found, result, force)
         click.echo(printable(f"Wrote {count} finding(s) to the baseline {path}: only new findings fail."))

@@ -143,5 +143,5 @@ def test_against_a_ref_reports_breaking_changes(dirs: tuple[Path, Path]) -> None
 
 def test_the_summary_escapes_what_markdown_would_read() -> None:
     finding = Diagnostic("SL201", "missing-description", Severity.ERROR, "m", "a|b_*x*\n.json", Span(1, 1, 1, 2), "")
-    text = markdown.render([finding], {}, False)
+    text = markdown.render([finding], {}, False, files=1)
     assert "| a\\|b\\_\\*x\\*\\\\x0a.json | 1 | 0 | 0 |" in text.splitlines()  # shows `\x0a`

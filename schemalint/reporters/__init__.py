@@ -26,8 +26,8 @@ if TYPE_CHECKING:
     from schemalint.score import Scores
 
 FORMATS = ("text", "json", "sarif", "github", "gitlab", "junit", "markdown", "json-summary")
-#: formats that report the score (their `render` takes `scores`)
-SCORED_FORMATS = frozenset({"markdown", "json-summary"})
+#: formats that summarise the run (their `render` takes `scores` and the number of `files` checked)
+SUMMARY_FORMATS = frozenset({"markdown", "json-summary"})
 
 
 @dataclass(frozen=True)
@@ -97,16 +97,17 @@ def write_reports(
     color: bool = False,
     docs_url: str = "",
     scores: Scores | None = None,
+    files: int = 0,
 ) -> None:
     """Render every target; files are written (UTF-8), standard output goes through `echo` (as text, or as
     UTF-8 bytes for the reporters that give them). `docs_url` (the `docs-url` setting) is where SARIF's
-    rule links point; `scores` go to the formats that report them."""
+    rule links point; `scores` and `files` go to the formats that summarise the run."""
     for target in targets:
         extra: dict[str, Any] = {}
         if target.format == "sarif":
             extra["docs_url"] = docs_url
-        if target.format in SCORED_FORMATS:
-            extra["scores"] = scores
+        if target.format in SUMMARY_FORMATS:
+            extra.update(scores=scores, files=files)
         reporter = importlib.import_module(f"schemalint.reporters.{target.format.replace('-', '_')}")
         with paused_gc():  # a reporter builds an object or a line per finding, all alive until written
             text = reporter.render(diagnostics, documents, color and target.path is None, **extra)

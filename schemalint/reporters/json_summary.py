@@ -25,13 +25,14 @@ def render(
     documents: Mapping[str, Document],
     color: bool = False,
     scores: Scores | None = None,
+    files: int = 0,
 ) -> str | bytes:
     severities = Counter(d.severity for d in diagnostics)
     rules = Counter((d.code, d.slug) for d in diagnostics)
     summary: dict[str, Any] = {
         "schemalint_summary": SUMMARY_VERSION,
         "version": __version__,
-        "files": len(set(documents) | {d.path for d in diagnostics}),
+        "files": files,
         "findings": {"total": len(diagnostics)} | {s.label: severities[s] for s in reversed(Severity)},
         "rules": [{"code": code, "slug": slug, "findings": n} for (code, slug), n in sorted(rules.items())],
         "score": None,

@@ -32,9 +32,9 @@ def render(
     documents: Mapping[str, Document],
     color: bool = False,
     scores: Scores | None = None,
+    files: int = 0,
 ) -> str:
-    files = set(documents) | {d.path for d in diagnostics}
-    checked = f"{len(files)} file{'' if len(files) == 1 else 's'}"
+    checked = f"{files} file{'' if files == 1 else 's'}"
     lines = ["## schemalint", ""]
     if not diagnostics:
         score = f" Score {scores.score}/100." if scores is not None and scores.sets else ""
