@@ -261,6 +261,7 @@ def check(
     from schemalint.engine import default_jobs, lint, lint_source
 
     options = args.options(exclude, skip_non_tool_files)
+    walked = dataclasses.replace(options, jobs=jobs or default_jobs())  # for the paths given, not stdin or git
     if settings_for is not None:
         _show_settings(settings_for, options, args.fail_on, "json" in args.output_formats)
     outputs = args.outputs()
@@ -280,9 +281,7 @@ def check(
         if any(conflicts.values()):
             named = ", ".join(name for name, given in conflicts.items() if given)
             _fail(f"--watch lints and reports again on every change; it does not combine with {named}")
-        _watch(
-            paths or (".",), dataclasses.replace(options, jobs=jobs or default_jobs()), outputs, args.quiet, statistics
-        )
+        _watch(paths or (".",), walked, outputs, args.quiet, statistics)
     if against is not None:
         from schemalint.diff.against import lint_against
 
@@ -308,7 +307,7 @@ def check(
         missing = [p for p in paths if not os.path.exists(p)]
         if missing:
             _fail(f"no such file or directory: {missing[0]}")
-        result = lint(paths or (".",), dataclasses.replace(options, jobs=jobs or default_jobs()))
+        result = lint(paths or (".",), walked)
 
     if show_diff:
         _show_fixes(result, options, unsafe_fixes)
@@ -317,7 +316,7 @@ def check(
         if paths == ("-",):
             _fail("--fix cannot write to standard input; use --diff")
         refused, applied = _apply_fixes(result, options, unsafe_fixes)
-        result = lint(paths or (".",), dataclasses.replace(options, jobs=jobs or default_jobs()))
+        result = lint(paths or (".",), walked)
         if show_fixes:
             _echo_fix_table("Fixed", applied)
     elif show_fixes:

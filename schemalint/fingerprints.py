@@ -51,37 +51,6 @@ def content_hash(document: Document | None, pointer: str) -> str:
 Key = tuple[str, ...]
 
 
-class _ToolPlaces:
-    """The pointer and name of every tool of each document, read once per document: a finding is
-    keyed by its tool's name and the pointer below that tool, so inserting, reordering or rewrapping
-    tools (`[...]` becoming `{"tools": [...]}`) leaves it alone."""
-
-    def __init__(self, documents: Mapping[str, Document]) -> None:
-        self.documents = documents
-        self.names: dict[str, dict[str, str | None]] = {}
-
-    def below_tool(self, diagnostic: Diagnostic) -> str:
-        """The pointer relative to the named tool it lies in; the whole pointer when it lies in none
-        (a file-level finding, an unnamed tool)."""
-        if not diagnostic.tool:
-            return diagnostic.pointer
-        names = self._names(diagnostic.path)
-        pointer = diagnostic.pointer
-        while names.get(pointer) != diagnostic.tool:
-            if not pointer:
-                return diagnostic.pointer
-            pointer = parent_pointer(pointer)
-        return diagnostic.pointer[len(pointer) :]
-
-    def _names(self, path: str) -> dict[str, str | None]:
-        from schemalint.dialects import detect_tools
-
-        if path not in self.names:
-            document = self.documents.get(path)
-            self.names[path] = {} if document is None else {t.pointer: t.name for t in detect_tools(document)}
-        return self.names[path]
-
-
 def finding_keys(
     diagnostics: Sequence[Diagnostic],
     documents: Mapping[str, Document],
@@ -92,9 +61,26 @@ def finding_keys(
     `paths` renames the files (the baseline stores them relative to itself). Without `below_tool`, the
     pointer from the document root, as version 1 baselines recorded it (the tool's position in its
     file was part of the identity)."""
-    places = _ToolPlaces(documents)
+    names: dict[str, dict[str, str | None]] = {}  # each document's tools, pointer -> name, read once
+
+    def below(d: Diagnostic) -> str:
+        """The pointer relative to the named tool it lies in, so that inserting, reordering or rewrapping
+        tools (`[...]` becoming `{"tools": [...]}`) leaves it alone; the whole pointer when it lies in none
+        (a file-level finding, an unnamed tool)."""
+        if d.path not in names:
+            from schemalint.dialects import detect_tools
+
+            document = documents.get(d.path)
+            names[d.path] = {} if document is None else {t.pointer: t.name for t in detect_tools(document)}
+        pointer = d.pointer
+        while names[d.path].get(pointer) != d.tool:
+            if not pointer:
+                return d.pointer
+            pointer = parent_pointer(pointer)
+        return d.pointer[len(pointer) :]
+
     return [
-        (d.code, paths[d.path] if paths else d.path, d.tool or "", places.below_tool(d) if below_tool else d.pointer, c)
+        (d.code, paths[d.path] if paths else d.path, d.tool or "", below(d) if below_tool and d.tool else d.pointer, c)
         for d, c in zip(diagnostics, content_hashes(diagnostics, documents), strict=True)
     ]
 
