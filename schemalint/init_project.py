@@ -44,6 +44,8 @@ class Survey:
 
     root: Path
     is_git: bool
+    #: the configuration file at `root` that already configures schemalint, if any
+    config: Path | None = None
     tools: list[Tool] = field(default_factory=list)
     #: files holding tools, relative to `root`, `/`-separated
     files: list[str] = field(default_factory=list)
@@ -71,16 +73,17 @@ class Survey:
 def survey(directory: Path, preset: str | None = None, force: bool = False) -> Survey:
     """Find the tools below the repository holding `directory` and choose a preset (or take `preset`).
     A repository that schemalint already configures is an InitError, unless `force`."""
+    from schemalint.config import find_config_file
     from schemalint.diff.sources import SourceError, repository_root
 
     try:
         root, is_git = repository_root(directory).resolve(), True
     except SourceError:  # not in a git work tree, or no git on this machine
         root, is_git = directory.resolve(), False
-    existing = existing_config(root)
-    if existing is not None and not force:
-        raise InitError(f"{existing} already configures schemalint; `schemalint init --force` replaces it")
-    found = Survey(root, is_git)
+    config = find_config_file(root)
+    found = Survey(root, is_git, config if config is not None and config.parent == root else None)
+    if found.config is not None and not force:
+        raise InitError(f"{found.config} already configures schemalint; `schemalint init --force` replaces it")
     # only detection and fixture linking (SL811 runs the linker) happen here: the findings come later,
     # under the configuration that is written
     result = lint([str(root)], LintOptions(no_config=True, select=("SL002", "SL811")))
@@ -135,27 +138,28 @@ def choose_preset(tools: Sequence[Tool]) -> tuple[str, tuple[str, ...], str]:
     return provider, (provider,), f"every tool is {provider.capitalize()}'s"
 
 
-def existing_config(root: Path) -> Path | None:
-    """The configuration file at `root` that already configures schemalint, if any."""
-    from schemalint.config import find_config_file
-
-    found = find_config_file(root)
-    return found if found is not None and found.parent == root else None
-
-
 def write_config(found: Survey) -> Path:
     """Write `[tool.schemalint]` into the root's pyproject.toml (the rest of the file, comments and
     formatting included, as it was), or `.schemalint.toml` when there is no pyproject.toml. An existing
     configuration (`survey` with `force`) is replaced, and then only its schemalint table."""
     import tomlkit
 
-    existing = existing_config(found.root)
     pyproject = found.root / "pyproject.toml"
-    target = existing or (pyproject if pyproject.is_file() else found.root / ".schemalint.toml")
+    target = found.config or (pyproject if pyproject.is_file() else found.root / ".schemalint.toml")
     try:
-        if target.name == "pyproject.toml":
+        if target.name == "pyproject.toml":  # replaced where it is, or added after the rest
             document = tomlkit.parse(target.read_text(encoding="utf-8"))
-            _set_table(document, found)
+            table = tomlkit.table()
+            _add_settings(table, found)
+            tool = document.get("tool")
+            if tool is None:
+                document.add(tomlkit.nl())
+                tool = tomlkit.table(is_super_table=True)
+                document.add("tool", tool)
+            if "schemalint" in tool:
+                tool["schemalint"] = table
+            else:
+                tool.append("schemalint", table)
         else:  # the keys at the top level; an old .schemalint.toml (with --force) is replaced
             document = tomlkit.document()
             _add_settings(document, found)
@@ -165,27 +169,18 @@ def write_config(found: Survey) -> Path:
     return target
 
 
-def _set_table(document: Any, found: Survey) -> None:
-    """`[tool.schemalint]` in a pyproject document: replaced where it is, or added after the rest."""
-    import tomlkit
-
-    table = tomlkit.table()
-    _add_settings(table, found)
-    tool = document.get("tool")
-    if tool is None:
-        document.add(tomlkit.nl())
-        tool = tomlkit.table(is_super_table=True)
-        document.add("tool", tool)
-    if "schemalint" in tool:
-        tool["schemalint"] = table
-    else:
-        tool.append("schemalint", table)
-
-
 def _add_settings(container: Any, found: Survey) -> None:
     import tomlkit
 
-    for line in _config_comments(found):
+    counts = ", ".join(f"{name} {count}" for name, count in found.dialects.most_common())
+    tools = f"{len(found.tools)} tool(s) in {len(found.files)} file(s)" + (f" ({counts})" if counts else "")
+    for line in (
+        f"Written by `schemalint init` (schemalint {__version__}): {tools}.",
+        f"Presets: {', '.join(PRESETS)}.",
+        "`schemalint rule` lists the rules and the presets that run them.",
+        "`select`, `ignore`, `targets` and `[rules.*]` go on top of the preset;",
+        "`schemalint check --show-settings FILE` shows what applies to a file.",
+    ):
         container.add(tomlkit.comment(line))
     container.add("extend", found.preset)
     if found.targets:
@@ -197,18 +192,6 @@ def _add_settings(container: Any, found: Survey) -> None:
         for fixture, files in links.items():
             table.add(fixture, files[0] if len(files) == 1 else files)
         container.add("fixtures", table)
-
-
-def _config_comments(found: Survey) -> list[str]:
-    counts = ", ".join(f"{name} {count}" for name, count in found.dialects.most_common())
-    tools = f"{len(found.tools)} tool(s) in {len(found.files)} file(s)" + (f" ({counts})" if counts else "")
-    return [
-        f"Written by `schemalint init` (schemalint {__version__}): {tools}.",
-        f"Presets: {', '.join(PRESETS)}.",
-        "`schemalint rule` lists the rules and the presets that run them.",
-        "`select`, `ignore`, `targets` and `[rules.*]` go on top of the preset;",
-        "`schemalint check --show-settings FILE` shows what applies to a file.",
-    ]
 
 
 def write_baseline_file(found: Survey, result: LintResult, force: bool) -> tuple[Path, int]:
