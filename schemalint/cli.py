@@ -740,12 +740,8 @@ def export(paths: tuple[str, ...], dialect: str) -> None:
     for tool in tools:
         dropped = dropped_fields(tool, dialect)
         if dropped:
-            where = printable(f"{tool.path}#{tool.pointer}")
-            fields = ", ".join(dropped)
-            click.echo(
-                f"schemalint: {where}: `{printable(tool.display_name)}`: {dialect} has no place for {fields}; left out",
-                err=True,
-            )
+            where = printable(f"{tool.path}#{tool.pointer}: `{tool.display_name}`")
+            click.echo(f"schemalint: {where}: {dialect} has no place for {', '.join(dropped)}; left out", err=True)
     click.echo(json.dumps(export_tools(tools, dialect), indent=2, ensure_ascii=False))
     sys.exit(EXIT_ERROR if unreadable else EXIT_CLEAN)
 

@@ -79,11 +79,8 @@ def fetch_listing(command: Sequence[str], url: str | None, timeout: float) -> Li
     with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog, _stopping_what_it_starts() as stop:
         try:
             return anyio.run(_fetch, list(command), url, timeout, errlog, stop)
-        except LiveError as error:
-            raise LiveError(f"MCP server `{where}`: {error}{_stderr_tail(errlog)}") from None
-        except Exception as error:
-            message = _describe(error, timeout)
-            raise LiveError(f"MCP server `{where}`: {message}{_stderr_tail(errlog)}") from None
+        except Exception as error:  # a LiveError of ours, or the SDK's, the transport's or the OS's
+            raise LiveError(f"MCP server `{where}`: {_describe(error, timeout)}{_stderr_tail(errlog)}") from None
 
 
 @contextlib.contextmanager
