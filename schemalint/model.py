@@ -208,28 +208,11 @@ class Tool:
         for a missing keyword has nothing to say where the format has no place for it."""
         return self.source_keywords is None or keyword in self.source_keywords
 
-    #: (parameters, parameters_pointer, nodes) of the last walk: see schema_nodes()
-    _walked: tuple[JSON, str, tuple[SchemaNode, ...]] | None = field(
-        default=None, init=False, repr=False, compare=False
-    )
-
     def schema_nodes(self) -> Iterator[SchemaNode]:
-        """Every sub-schema of the parameters, outermost first.
-
-        Walked once and kept, since the engine and several rules go over the same nodes; walked again
-        if `parameters` or `parameters_pointer` is replaced (the schema itself is never edited in place).
-        """
+        """Every sub-schema of the parameters, outermost first."""
         if self.parameters_pointer is None:
             return iter(())
-        walked = self._walked
-        if walked is None or walked[0] is not self.parameters or walked[1] != self.parameters_pointer:
-            nodes = tuple(_schema_node_list(self, self.parameters, self.parameters_pointer))
-            walked = self._walked = (self.parameters, self.parameters_pointer, nodes)
-        return iter(walked[2])
-
-    def __getstate__(self) -> dict[str, Any]:
-        """Worker processes send tools back: without the walked nodes, which are cheap to walk again."""
-        return {**self.__dict__, "_walked": None}
+        return iter(_schema_node_list(self, self.parameters, self.parameters_pointer))
 
 
 @dataclass

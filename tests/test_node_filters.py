@@ -9,7 +9,6 @@ names keep (walked nodes, split names).
 from __future__ import annotations
 
 import os
-import pickle
 from functools import partial
 from types import MappingProxyType
 from typing import Any
@@ -168,26 +167,6 @@ def test_node_facts_of_awkward_schemas() -> None:
     assert proxy.is_mapping and proxy.types == schema_types(proxy.schema) and proxy.is_property
     flag = SchemaNode(tool, True, "/p/items", None, 1, proxy, "items")
     assert not flag.is_mapping and flag.types == frozenset() and not flag.is_root and not flag.is_property
-
-
-def test_schema_nodes_are_walked_again_when_the_parameters_change() -> None:
-    tool = make_tool({"name": "t", "parameters": {"type": "object", "properties": {"a": {}}}})
-    first = list(tool.schema_nodes())
-    assert list(tool.schema_nodes()) == first
-    assert all(a is b for a, b in zip(tool.schema_nodes(), first, strict=True))  # walked once
-    tool.parameters = {"type": "object", "properties": {"b": {}, "c": {}}}
-    assert [n.property_name for n in tool.schema_nodes()] == [None, "b", "c"]
-    tool.parameters_pointer = "/0/input_schema"
-    assert [n.pointer for n in tool.schema_nodes()][1] == "/0/input_schema/properties/b"
-
-
-def test_a_pickled_tool_leaves_its_walked_nodes_behind() -> None:
-    tool = make_tool({"name": "t", "parameters": {"type": "object", "properties": {"a": {}}}})
-    list(tool.schema_nodes())
-    copy = pickle.loads(pickle.dumps(tool))
-    assert copy._walked is None
-    assert [n.pointer for n in copy.schema_nodes()] == [n.pointer for n in tool.schema_nodes()]
-    assert all(n.tool is copy for n in copy.schema_nodes())
 
 
 def test_property_facts_are_the_nodes() -> None:
