@@ -39,15 +39,14 @@ def detect_tools(document: Document) -> list[Tool]:
     #: pointers of schemas converted from Docker catalog `arguments` -> where they came from
     aliases: dict[str, str] = {}
     _collect(document.data, "", document.path, found, None, aliases)
-    for index, tool in enumerate(found):
-        tool.index = index
     if aliases:
         document.positions = docker_catalog.ArgumentPositions(document.positions, aliases)
     return found
 
 
 def _recognise_literals(document: Document, tools: list[Tool]) -> None:
-    """The Python literals that hold tools join the document's data and tools, after the decorated tools."""
+    """The Python literals that hold tools join the document's data and tools, after the decorated tools
+    (numbered on from them)."""
     if not document.literals:
         return
     from schemalint.loaders.pyextract.literals import assumption_notes  # libcst: only for Python files
@@ -56,17 +55,14 @@ def _recognise_literals(document: Document, tools: list[Tool]) -> None:
     assert isinstance(document.data, list) and isinstance(document.positions, PythonPositions)
     for literal in document.literals:
         prefix = f"/{len(document.data)}"
-        found: list[Tool] = []
-        _collect(literal.value, prefix, document.path, found, None, {})
-        if not found:
+        known = len(tools)
+        _collect(literal.value, prefix, document.path, tools, None, {})
+        if len(tools) == known:
             continue
         document.data.append(literal.value)
         for relative, (key, value) in literal.spans().items():
             document.positions.add(prefix + relative, key, value)
-        document.notes.extend(assumption_notes(found, prefix, literal.assumptions))
-        tools.extend(found)
-    for index, tool in enumerate(tools):
-        tool.index = index
+        document.notes.extend(assumption_notes(tools[known:], prefix, literal.assumptions))
     document.literals = []
 
 
