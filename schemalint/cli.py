@@ -447,8 +447,6 @@ def _fix_plans(result: Any, options: Any, unsafe: bool) -> list[Any]:
     """What --fix would do to each file, fixes applied pass by pass with a re-lint after each."""
     from schemalint.engine import lint_source
     from schemalint.fixes import plan_file
-    from schemalint.loaders import NoPositions
-    from schemalint.loaders.discover import parse_document
 
     def relint(text: str, path: str) -> tuple[Any, list[Any]]:
         relinted = lint_source(text, path, options)
@@ -463,8 +461,6 @@ def _fix_plans(result: Any, options: Any, unsafe: bool) -> list[Any]:
         document = documents.get(path)
         if document is None:
             continue
-        if isinstance(document.positions, NoPositions):  # parallel workers send no position index
-            document = parse_document(document.text, path)
         plans.append(plan_file(document, found, unsafe, relint))
     return plans
 

@@ -19,7 +19,7 @@ from schemalint.dialects.docker_catalog import FILE_NAME as CATALOG_FILE_NAME
 from schemalint.dialects.evals import detect_fixture
 from schemalint.dialects.requests import detect_requests
 from schemalint.gc_pause import paused_gc
-from schemalint.loaders import Document, LoadError, NoPositions
+from schemalint.loaders import Document, LoadError
 from schemalint.loaders.discover import SourceFile, discover, parse_document, read_source, source_format
 from schemalint.model import EvalFixture, Request, Severity, Span, Tool, ToolSet, parent_pointer, pointer_owner
 from schemalint.paths import display_path, matches_any, resolve_path
@@ -67,12 +67,7 @@ class LintOptions:
 
 @dataclass
 class SourceResult:
-    """One file after loading: its document (None when it did not load) and the tools found.
-
-    From parallel workers (`lint` with jobs > 1) a file comes back without its document's position
-    index, its request bodies and its per-file diagnostics (LintResult.diagnostics holds every finding
-    that counts).
-    """
+    """One file after loading: its document (None when it did not load) and the tools found."""
 
     path: str
     config: Config
@@ -350,16 +345,7 @@ def _may_be_fixture(path: Path) -> bool:
 
 
 def _lint_batch(job: tuple[list[tuple[SourceFile, Config]], LintOptions]) -> LintResult:
-    batch, options = job
-    result = run_rules(_load_files(batch, options))
-    for source in result.files:
-        # a position index holds parser state that does not pickle (--fix parses the text again); the
-        # per-file findings stay too: result.diagnostics has those that count
-        if source.document is not None:
-            source.document = replace(source.document, positions=NoPositions())
-        source.requests = []
-        source.diagnostics = []
-    return result
+    return run_rules(_load_files(*job))
 
 
 def lint_source(
