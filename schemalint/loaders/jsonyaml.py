@@ -166,9 +166,6 @@ class _ValueProblem(ValueError):
     """A value the loaders refuse; the caller adds the position."""
 
 
-_DECIMAL_INT = re.compile(r"-?(?:0|[1-9][0-9]*)\Z")
-
-
 def _finite_float(text: str) -> float:
     value = float(text)
     if math.isinf(value) or math.isnan(value):
@@ -176,9 +173,9 @@ def _finite_float(text: str) -> float:
     return value
 
 
-def _checked_int(text: str, base: int = 10) -> int:
+def _checked_int(text: str) -> int:
     try:
-        return int(text, base)
+        return int(text)
     except ValueError:
         raise _ValueProblem(f"number {_shorten(text)} has too many digits") from None
 
@@ -190,8 +187,6 @@ def _shorten(text: str, limit: int = 24) -> str:
 # --------------------------------------------------------------------------------------------------
 # JSON
 
-_JSON_NON_FINITE = ("NaN", "Infinity", "-Infinity")
-_JSON_WORDS = ("true", "false", "null")
 _JSON_STRING = r'"[^"\\]*(?:\\.[^"\\]*)*"'
 #: one value per match, with the commas and space before it and its key (group 1) and colon if it has
 #: one; by `lastindex`: 2 = a string, 3 = '{' or '[', 4 = '}' or ']', 5 = a number or literal. The
@@ -237,28 +232,22 @@ def _reject_constant(name: str) -> float:
 
 def _json_literal_problem(token: str) -> str | None:
     """Why the json module refused this number/literal token, or None."""
-    if token in _JSON_WORDS:
-        return None
-    if token in _JSON_NON_FINITE:
-        return f"{token} is not valid JSON"
     try:
-        if _DECIMAL_INT.match(token):
-            _checked_int(token)
-        else:
-            _finite_float(token)
+        json.loads(token, parse_int=_checked_int, parse_float=_finite_float, parse_constant=_reject_constant)
     except _ValueProblem as problem:
         return str(problem)
-    except ValueError:
-        return None  # not a number at all: json reports that itself
+    except ValueError:  # not a number at all: json reports that itself
+        pass
     return None
 
 
-def _json_spans(text: str) -> SpanTable:
+def _json_spans(text: str, check_values: bool = False) -> SpanTable:
     """Where each value of a JSON text is, read in one pass over its tokens with an explicit stack.
 
-    The text is one `json.loads` read, or refused only for a duplicate key, a number, a constant or
-    its nesting (its hooks and recursion errors carry no position): the first of these in text order
-    is raised as a `_Problem`, nesting past MAX_DEPTH included.
+    The text is one `json.loads` read, or refused only for a duplicate key, a number, a constant
+    (looked for with `check_values`) or its nesting (its hooks and recursion errors carry no
+    position): the first of these in text order is raised as a `_Problem`, nesting past MAX_DEPTH
+    included.
     """
     spans: SpanTable = {}
     # per open container: its pointer, its key's span, its start, and for an object where each of its
@@ -293,7 +282,7 @@ def _json_spans(text: str) -> SpanTable:
                 raise _Problem(f"nesting deeper than {MAX_DEPTH} levels", start)
             stack.append([pointer, key_start, key_end, start, {} if match.group(3) == "{" else 0])
             continue
-        problem = _json_literal_problem(match.group(5)) if kind == 5 else None
+        problem = _json_literal_problem(match.group(5)) if kind == 5 and check_values else None
         if problem:
             raise _Problem(problem, start)
         spans[pointer] = (key_start, key_end, start, match.end())
@@ -341,7 +330,7 @@ def _parse_json(text: str) -> tuple[JSON, SpanTable]:
 def _json_problem(text: str, fallback: str) -> LoadError:
     """The error json.loads raised, placed: the first problem in text order, with its position."""
     try:
-        _json_spans(text)
+        _json_spans(text, check_values=True)
     except _Problem as problem:
         return problem.to_load_error(text)
     return LoadError(fallback)
