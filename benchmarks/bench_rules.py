@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _generate import tool_file
 
-from schemalint.config import Config
-from schemalint.engine import LintOptions, RuleSet, _load_files, _tool_findings, group_toolsets
+from schemalint.config import Config, RuleSet
+from schemalint.engine import LintOptions, _load_files, _tool_findings, group_toolsets
 from schemalint.gc_pause import paused_gc
 from schemalint.loaders.discover import discover
 from schemalint.model import Tool, ToolSet

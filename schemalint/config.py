@@ -18,8 +18,11 @@ from schemalint.loaders import LoadError, read_toml
 from schemalint.loaders.discover import DEFAULT_INCLUDE
 from schemalint.model import Severity
 from schemalint.presets import DEFAULT_PRESETS, PRESETS, Preset
+from schemalint.rules import rules_by_code
+from schemalint.rules.base import FixtureRule, NodeDispatch, NodeRule, RequestRule, Rule, Scope, ToolRule, ToolSetRule
 
 if TYPE_CHECKING:
+    from schemalint.diagnostics import Finding
     from schemalint.rules import RuleEntry
 
 CONFIG_FILES = (".schemalint.toml", "pyproject.toml")
@@ -99,6 +102,48 @@ class Config:
     def promoted(self) -> frozenset[str]:
         """Codes whose warnings a preset reports as errors (a configured `rules.X.severity` wins)."""
         return frozenset().union(*(preset.promote for preset in self.presets))
+
+    @cached_property
+    def rule_set(self) -> RuleSet:
+        """The enabled rules, instantiated once per configuration."""
+        return RuleSet(self)
+
+
+#: the scopes of the rules RuleSet runs; the others are emitted by the engine or by `schemalint diff`
+_CHECKING_SCOPES = (Scope.NODE, Scope.TOOL, Scope.TOOLSET, Scope.REQUEST, Scope.FIXTURE)
+
+
+class RuleSet:
+    """The enabled rule instances for one configuration, with their configured severities."""
+
+    def __init__(self, config: Config) -> None:
+        enabled = config.enabled_rules
+        self.enabled = frozenset(enabled)
+        self.instances: list[Rule] = []
+        for code, entry in sorted(enabled.items()):
+            if entry.scope in _CHECKING_SCOPES:  # engine (SL0xx) and diff (SL9xx) rules are not instantiated
+                rule_class = rules_by_code()[code]
+                setting = config.rules.get(code, RuleSetting())
+                options = build_options(rule_class, setting.options, f"rules.{code}")
+                self.instances.append(rule_class(options))
+        self.severities = {code: s.severity for code, s in config.rules.items() if s.severity is not None}
+        self.promoted = config.promoted
+        self.tool_rules = [r for r in self.instances if isinstance(r, ToolRule)]
+        self.node_rules = NodeDispatch([r for r in self.instances if isinstance(r, NodeRule)])
+        self.toolset_rules = [r for r in self.instances if isinstance(r, ToolSetRule)]
+        self.request_rules = [r for r in self.instances if isinstance(r, RequestRule)]
+        self.fixture_rules = [r for r in self.instances if isinstance(r, FixtureRule)]
+        #: what the rules' findings depend on besides the tool (FindingCache keys)
+        self.fingerprint = repr(config)
+
+    def severity(self, rule: type[Rule], finding: Finding) -> Severity:
+        severity = self.severities.get(rule.code)
+        if severity is not None:
+            return severity
+        severity = finding.severity or rule.severity
+        if severity is Severity.WARNING and rule.code in self.promoted:
+            return Severity.ERROR
+        return severity
 
 
 #: keys handed to rules as LintContext.settings, with their defaults

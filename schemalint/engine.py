@@ -7,12 +7,12 @@ diagnostics; only cli.py prints.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePath
 from typing import Any
 
-from schemalint.config import Config, RuleSetting, build_options, config_for_directory, load_config
+from schemalint.config import Config, RuleSet, config_for_directory, load_config
 from schemalint.diagnostics import Diagnostic, Finding
 from schemalint.dialects import ACCEPTED_SHAPES, detect_tools
 from schemalint.dialects.docker_catalog import FILE_NAME as CATALOG_FILE_NAME
@@ -21,19 +21,12 @@ from schemalint.dialects.requests import detect_requests
 from schemalint.gc_pause import paused_gc
 from schemalint.loaders import Document, LoadError
 from schemalint.loaders.discover import SourceFile, discover, parse_document, read_source, source_format
-from schemalint.model import EvalFixture, Request, Severity, Span, Tool, ToolSet, parent_pointer, pointer_owner
+from schemalint.model import EvalFixture, Request, Span, Tool, ToolSet, parent_pointer, pointer_owner
 from schemalint.paths import display_path, matches_any, resolve_path
 from schemalint.rules import rules_by_code
 from schemalint.rules.base import (
-    FixtureRule,
     LintContext,
-    NodeDispatch,
-    NodeRule,
-    RequestRule,
     Rule,
-    Scope,
-    ToolRule,
-    ToolSetRule,
 )
 from schemalint.suppression import Suppressions
 from schemalint.targets import resolve_targets
@@ -42,8 +35,6 @@ from schemalint.targets import resolve_targets
 #: `tools.json` of tools without arguments can) or an eval fixture (`expect`)
 TOOL_MARKERS = ("parameters", "input_schema", "inputSchema", "function", "arguments", "expect")
 _START = Span(1, 1, 1, 1)
-#: the scopes of the rules RuleSet runs; the others are emitted by the engine or by `schemalint diff`
-_CHECKING_SCOPES = (Scope.NODE, Scope.TOOL, Scope.TOOLSET, Scope.REQUEST, Scope.FIXTURE)
 
 
 @dataclass(frozen=True)
@@ -142,39 +133,6 @@ _CLI_OPTIONS = {key: f"--{key}" for key in ("select", "extend-select", "ignore",
 _CLI_OPTIONS |= {"extend": "--preset", "targets": "--target"}
 #: keys whose command-line values add to the configured ones (the others replace them)
 _ADDED = frozenset({"extend-select", "ignore", "exclude"})
-
-
-class RuleSet:
-    """The enabled rule instances for one configuration, with their configured severities."""
-
-    def __init__(self, config: Config) -> None:
-        enabled = config.enabled_rules
-        self.enabled = frozenset(enabled)
-        self.instances: list[Rule] = []
-        for code, entry in sorted(enabled.items()):
-            if entry.scope in _CHECKING_SCOPES:  # engine (SL0xx) and diff (SL9xx) rules are not instantiated
-                rule_class = rules_by_code()[code]
-                setting = config.rules.get(code, RuleSetting())
-                options = build_options(rule_class, setting.options, f"rules.{code}")
-                self.instances.append(rule_class(options))
-        self.severities = {code: s.severity for code, s in config.rules.items() if s.severity is not None}
-        self.promoted = config.promoted
-        self.tool_rules = [r for r in self.instances if isinstance(r, ToolRule)]
-        self.node_rules = NodeDispatch([r for r in self.instances if isinstance(r, NodeRule)])
-        self.toolset_rules = [r for r in self.instances if isinstance(r, ToolSetRule)]
-        self.request_rules = [r for r in self.instances if isinstance(r, RequestRule)]
-        self.fixture_rules = [r for r in self.instances if isinstance(r, FixtureRule)]
-        #: what the rules' findings depend on besides the tool (FindingCache keys)
-        self.fingerprint = repr(config)
-
-    def severity(self, rule: type[Rule], finding: Finding) -> Severity:
-        severity = self.severities.get(rule.code)
-        if severity is not None:
-            return severity
-        severity = finding.severity or rule.severity
-        if severity is Severity.WARNING and rule.code in self.promoted:
-            return Severity.ERROR
-        return severity
 
 
 def may_hold_tools(text: str, path: str) -> bool:
@@ -437,31 +395,17 @@ def run_rules(
     the files, then suppressions; `report_unused_ignores` when the run covered whole folders, so an
     unused per-file-ignore is not an artefact of linting a few files. Eval fixtures are linked to the
     tool sets of `link_candidates` (default: `sources`)."""
-    rules_for = _rule_sets()
     by_path = {s.path: s for s in sources}
     for toolset, members in group_toolsets(sources):
-        check_toolset(toolset, members, by_path, rules_for, cache)
-    _check_fixtures(sources, sources if link_candidates is None else link_candidates, rules_for)
-    return filter_findings(sources, rules_for, report_unused_ignores)
-
-
-def _rule_sets() -> Callable[[Config], RuleSet]:
-    """The RuleSet of a configuration, built once per configuration of the run."""
-    built: dict[int, RuleSet] = {}
-
-    def rules_for(config: Config) -> RuleSet:
-        if id(config) not in built:
-            built[id(config)] = RuleSet(config)
-        return built[id(config)]
-
-    return rules_for
+        check_toolset(toolset, members, by_path, cache)
+    _check_fixtures(sources, sources if link_candidates is None else link_candidates)
+    return filter_findings(sources, report_unused_ignores)
 
 
 def check_toolset(
     toolset: ToolSet,
     members: list[SourceResult],
     by_path: dict[str, SourceResult],
-    rules_for: Callable[[Config], RuleSet],
     cache: FindingCache | None = None,
 ) -> None:
     """Run the tool, node, tool-set and request rules on one set and place their findings (and the
@@ -470,11 +414,11 @@ def check_toolset(
     context = LintContext(targets, by_path[toolset.tools[0].path].config.settings)
     for tool in toolset.tools:
         source = by_path[tool.path]
-        rules = rules_for(source.config)
+        rules = source.config.rule_set
         found = cache.findings(tool, rules, context) if cache is not None else _tool_findings(tool, rules, context)
         for rule, finding in found:
             _place(rule, finding, source, rules, tool)
-    lead = rules_for(members[0].config)
+    lead = members[0].config.rule_set
     # a tool-set finding lies in the tool its pointer names; `data["path"]` picks the file when a set spans files
     by_file: dict[str | None, dict[str, Tool]] = {}
     for tool in toolset.tools:
@@ -486,20 +430,18 @@ def check_toolset(
             owner = pointer_owner(finding.pointer, in_file) or next(iter(in_file.values()), toolset.tools[0])
             _place(set_rule, finding, by_path[owner.path], lead, owner)
     for source in members:
-        _place_request_findings(source, rules_for(source.config))
+        _place_request_findings(source, source.config.rule_set)
         if source.document is not None:
             for code, finding in source.document.notes:
-                _place(rules_by_code()[code], finding, source, rules_for(source.config), None)
+                _place(rules_by_code()[code], finding, source, source.config.rule_set, None)
 
 
-def filter_findings(
-    sources: Sequence[SourceResult], rules_for: Callable[[Config], RuleSet], report_unused_ignores: bool
-) -> LintResult:
+def filter_findings(sources: Sequence[SourceResult], report_unused_ignores: bool) -> LintResult:
     """Drop the findings of rules not enabled and those suppressions silence; add the unused silencers."""
     diagnostics: list[Diagnostic] = []
     suppressions = Suppressions(report_unused_ignores)
     for source in sources:
-        enabled = rules_for(source.config).enabled
+        enabled = source.config.rule_set.enabled
         kept = [d for d in source.diagnostics if d.code in enabled]
         diagnostics.extend(suppressions.filter(kept, source.document, source.config, source.path, enabled))
     diagnostics.extend(suppressions.unused_ignores())
@@ -519,13 +461,11 @@ def _place_request_findings(source: SourceResult, rules: RuleSet) -> None:
                 _place(rule, finding, source, rules, pointer_owner(finding.pointer, owners))
 
 
-def _check_fixtures(
-    sources: Sequence[SourceResult], candidates: Sequence[SourceResult], rules_for: Callable[[Config], RuleSet]
-) -> None:
+def _check_fixtures(sources: Sequence[SourceResult], candidates: Sequence[SourceResult]) -> None:
     """Link each eval fixture to its tool definitions and run the fixture rules on it."""
     linker: _FixtureLinker | None = None
     for source in sources:
-        fixture, rules = source.fixture, rules_for(source.config)
+        fixture, rules = source.fixture, source.config.rule_set
         if fixture is None or not rules.fixture_rules:
             continue
         linker = linker or _FixtureLinker(candidates)

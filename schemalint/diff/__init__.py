@@ -15,7 +15,7 @@ from schemalint.diagnostics import Diagnostic
 from schemalint.diff.compare import Change, SchemaView, Side, ToolComparison, canonical, show
 from schemalint.diff.matching import Matching, Pairing, match_tools
 from schemalint.diff.sources import RawSource, SourceError, read_side
-from schemalint.engine import ConfigResolver, LintOptions, LintResult, RuleSet, SourceResult, load_source, locate
+from schemalint.engine import ConfigResolver, LintOptions, LintResult, SourceResult, load_source, locate
 from schemalint.loaders import Document
 from schemalint.model import Severity, Tool
 from schemalint.paths import split_git_spec
@@ -41,7 +41,7 @@ def run_diff(
     config = ConfigResolver(options).for_path(Path.cwd() / "_")
     old = load_side(old_sources, config)
     new = load_side(new_sources, config)
-    enabled = RuleSet(config).enabled
+    enabled = config.rule_set.enabled
     diagnostics = [d for s in (*old, *new) for d in s.diagnostics if d.code in enabled]
     diagnostics += diff_sources(old, new, config)
     diagnostics.sort(key=Diagnostic.sort_key)
@@ -69,7 +69,7 @@ def diff_sources(
 
     `same_files` maps an old file to its new version (git renames); by default a file is its namesake
     on the other side (`REF:path` and `path`), or the one file of each side."""
-    rules = RuleSet(config)
+    rules = config.rule_set
     old_tools = [tool for source in old for tool in source.tools]
     new_tools = [tool for source in new for tool in source.tools]
     documents = {s.path: s.document for s in (*old, *new)}

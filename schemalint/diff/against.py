@@ -14,7 +14,7 @@ from pathlib import Path
 from schemalint.diagnostics import Diagnostic
 from schemalint.diff import diff_sources, load_raw
 from schemalint.diff.sources import RawSource, SourceError, check_ref, repository_root, run_git
-from schemalint.engine import ConfigResolver, LintOptions, LintResult, RuleSet, load_source, run_rules
+from schemalint.engine import ConfigResolver, LintOptions, LintResult, load_source, run_rules
 from schemalint.paths import display_path, matches_any
 
 
@@ -88,7 +88,7 @@ def lint_against(ref: str, paths: Sequence[str], options: LintOptions, staged: b
     result = run_rules(new_sources)
     config = resolver.for_path(Path.cwd() / "_")
     old_sources = load_raw(old_raw, config)
-    enabled = RuleSet(config).enabled
+    enabled = config.rule_set.enabled
     extra = [d for s in old_sources for d in s.diagnostics if d.code in enabled]
     changes = diff_sources(old_sources, new_sources, config, same_files)
     diagnostics: list[Diagnostic] = result.diagnostics + extra + changes
