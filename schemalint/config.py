@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from schemalint.loaders import LoadError, read_toml
 from schemalint.loaders.discover import DEFAULT_INCLUDE
 from schemalint.model import Severity
+from schemalint.paths import matches_any
 from schemalint.presets import DEFAULT_PRESETS, PRESETS, Preset
 from schemalint.rules import rules_by_code
 from schemalint.rules.base import FixtureRule, NodeDispatch, NodeRule, RequestRule, Rule, Scope, ToolRule, ToolSetRule
@@ -449,8 +450,6 @@ def resolved_settings(config: Config, path: Path) -> list[Setting]:
     settings.append(Setting("fail-on", fail_on, origin("fail-on")))
     settings += [Setting("include", list(config.include), origin("include"))]
     settings += [Setting("exclude", list(config.exclude), origin("exclude"))]
-    from schemalint.loaders.discover import matches_any
-
     for ignore in config.per_file_ignores:
         if matches_any(path, (ignore.pattern,), config.root):
             key = ignore.pattern + (f"#{ignore.pointer}" if ignore.pointer is not None else "")

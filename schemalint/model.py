@@ -47,7 +47,7 @@ class Severity(enum.IntEnum):
 
     @property
     def label(self) -> str:
-        return _SEVERITY_LABELS[self]  # not `self.name.lower()`: an enum's `name` is a slow descriptor
+        return self.name.lower()
 
     @classmethod
     def parse(cls, text: str) -> Severity:
@@ -55,9 +55,6 @@ class Severity(enum.IntEnum):
             return cls[text.strip().upper()]
         except KeyError:
             raise ValueError(f"unknown severity {text!r} (expected error, warning or info)") from None
-
-
-_SEVERITY_LABELS = {severity: severity.name.lower() for severity in Severity}
 
 
 class Dialect(str, enum.Enum):

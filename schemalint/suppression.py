@@ -51,7 +51,8 @@ class Comment:
 class Directive:
     """One `# schemalint: disable...` comment."""
 
-    comment: Comment
+    #: where the directive is written in its comment
+    span: Span
     file_wide: bool
     selectors: tuple[str, ...] | None  # None: every rule
     #: the lines whose findings it silences (empty for file-wide directives)
@@ -66,13 +67,6 @@ class Directive:
             if any(rule.code == code for rule in match_selector(selector)):
                 return selector
         return None
-
-    @property
-    def span(self) -> Span:
-        match = _DIRECTIVE.search(self.comment.text)
-        start = self.comment.column + (match.start() if match else 0)
-        end = self.comment.column + (match.end() if match else len(self.comment.text))
-        return Span(self.comment.line, start, self.comment.line, end)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -143,18 +137,15 @@ def _scan_yaml_line(line: str, quote: str | None) -> tuple[int | None, str | Non
     return None, quote
 
 
-def comments_of(document: Document) -> list[Comment]:
-    if document.format == "python":
-        return list(python_comments(document.text))
-    if document.format == "yaml":
-        return list(yaml_comments(document.text))
-    return []  # JSON has no comments: per-file-ignores with a pointer
-
-
 def parse_directives(document: Document) -> list[Directive]:
     if "schemalint" not in document.text:  # no comment can hold a directive: nothing to tokenise
         return []
-    comments = comments_of(document)
+    if document.format == "python":
+        comments = list(python_comments(document.text))
+    elif document.format == "yaml":
+        comments = list(yaml_comments(document.text))
+    else:
+        comments = []  # JSON has no comments: per-file-ignores with a pointer
     if not comments:
         return []
     comment_only = {c.line for c in comments if c.standalone}
@@ -172,7 +163,8 @@ def parse_directives(document: Document) -> list[Directive]:
             target += 1
             while target <= len(lines) and (target in comment_only or not lines[target - 1].strip()):
                 target += 1
-        directives.append(Directive(comment, file_wide, selectors, frozenset() if file_wide else frozenset({target})))
+        span = Span(comment.line, comment.column + match.start(), comment.line, comment.column + match.end())
+        directives.append(Directive(span, file_wide, selectors, frozenset() if file_wide else frozenset({target})))
     return directives
 
 

@@ -34,7 +34,6 @@ __all__ = ["TARGETS", "finding_severity", "is_forwarded", "resolve_targets"]
 _EVERY_PROVIDER = frozenset({"mcp", "openai", "anthropic", "gemini"})
 _STRICT_VARIANT = {base: strict for strict, base in BASE_TARGET.items()}
 _OPENAI_AGENTS_FRAMEWORKS = frozenset({"openai-agents", "openai_agents", "agents"})
-_MCP_FRAMEWORKS = frozenset({"fastmcp", "mcp"})
 
 
 def _sent_strict(tool: Tool) -> bool:

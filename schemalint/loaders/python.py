@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import warnings
 
-from schemalint.loaders import Document, LoadError
+from schemalint.loaders import Document
 
 # A decorator or call that registers a tool, or a literal `tools = [...]` / `Tool(...)` definition.
 _TOOL_MARKERS = re.compile(
@@ -32,6 +32,3 @@ def load_python(text: str, path: str) -> Document:
         warnings.simplefilter("ignore", SyntaxWarning)
         warnings.simplefilter("ignore", DeprecationWarning)
         return extract_document(text, path)
-
-
-__all__ = ["LoadError", "load_python", "might_contain_tools"]
