@@ -20,7 +20,7 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
@@ -297,19 +297,6 @@ def rows_for(target: str, kind: Kind | None = None) -> tuple[Row, ...]:
     return tuple(r for r in TABLE if r.target in wanted and (kind is None or r.kind is kind))
 
 
-@dataclass(frozen=True)
-class Limit:
-    target: str
-    name: str
-    value: int
-    source: str
-    uncertain: bool = False
-
-    @property
-    def severity(self) -> Severity:
-        return Severity.WARNING if self.uncertain else Severity.ERROR
-
-
 def validate_limit_overrides(overrides: Any) -> dict[str, dict[str, int]]:
     """Check a `target-limits` mapping (`{"openai": {"max-tools": 200}}`); ValueError names the bad key."""
     if not isinstance(overrides, Mapping):
@@ -330,27 +317,24 @@ def validate_limit_overrides(overrides: Any) -> dict[str, dict[str, int]]:
     return checked
 
 
-def limit(target: str, name: str, settings: Mapping[str, Any] | None = None) -> Limit | None:
-    """The value of limit `name` for `target`, after config overrides; None when the target has none."""
+def limit(target: str, name: str, settings: Mapping[str, Any] | None = None) -> Row | None:
+    """The LIMIT row of `name` for `target`, after config overrides; None when the target has none."""
     overrides = settings.get("target-limits") if settings else None
     if not overrides:  # the common case, asked for every property name: the table's own limit
         return _table_limit(target, name)
     for source_target in (target, BASE_TARGET.get(target)):
         table = overrides.get(source_target) if source_target else None
         if isinstance(table, Mapping) and isinstance(table.get(name), int):
-            return Limit(target, name, table[name], f"config `target-limits.{source_target}.{name}`")
+            return Row(target, Kind.LIMIT, name, table[name], f"config `target-limits.{source_target}.{name}`")
     return _table_limit(target, name)
 
 
 @cache
-def _table_limit(target: str, name: str) -> Limit | None:
-    """The limit as the table gives it: the target's own row, else its base target's."""
-    row = next((r for r in rows_for(target, Kind.LIMIT) if r.key == name and r.target == target), None)
-    if row is None:
-        row = next((r for r in rows_for(target, Kind.LIMIT) if r.key == name), None)
-    if row is None:
-        return None
-    return Limit(target, name, row.value, row.source, row.uncertain)
+def _table_limit(target: str, name: str) -> Row | None:
+    """The limit as the table gives it: the target's own row, else its base target's (as `target`'s)."""
+    rows = [r for r in rows_for(target, Kind.LIMIT) if r.key == name]
+    row = next((r for r in rows if r.target == target), rows[0] if rows else None)
+    return replace(row, target=target) if row else None
 
 
 @cache

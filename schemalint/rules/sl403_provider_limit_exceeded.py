@@ -5,7 +5,7 @@ from typing import Any
 
 from schemalint.diagnostics import Finding
 from schemalint.model import Severity, Tool, ToolSet, is_mapping, mappings_in
-from schemalint.providers import ANTHROPIC_STRICT, BASE_TARGET, OPENAI_STRICT, TARGETS, Limit, label, limit
+from schemalint.providers import ANTHROPIC_STRICT, BASE_TARGET, OPENAI_STRICT, TARGETS, Row, label, limit
 from schemalint.rules.base import LintContext, ToolSetRule
 from schemalint.schema_facts import inline_objects, is_union, schema_parts
 from schemalint.targets import finding_severity
@@ -81,16 +81,16 @@ class ProviderLimitExceeded(ToolSetRule):
             [t for t in toolset.tools if ANTHROPIC_STRICT in context.targets(t)], settings
         )
 
-    def _finding(self, tool: Tool, bound: Limit, message: str, pointer: str, value: int) -> Finding:
+    def _finding(self, tool: Tool, bound: Row, message: str, pointer: str, value: int) -> Finding:
         return Finding(
             message,
             pointer,
             severity=finding_severity(tool, bound.target, bound.severity),
-            data={"target": bound.target, "limit": bound.name, "max": bound.value, "value": value,
+            data={"target": bound.target, "limit": bound.key, "max": bound.value, "value": value,
                   "source": bound.source},
         )  # fmt: skip
 
-    def _over(self, bound: Limit | None, places: list[tuple[Tool, str]], message: str) -> Iterator[Finding]:
+    def _over(self, bound: Row | None, places: list[tuple[Tool, str]], message: str) -> Iterator[Finding]:
         """A finding at the first place past `bound` when there are more places than it allows; `message`
         is formatted with the `count` and the `max`."""
         if bound is not None and len(places) > bound.value:
