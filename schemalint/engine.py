@@ -154,10 +154,7 @@ def load_source(path: str, raw: bytes | str, config: Config, explicit: bool, ski
         if (skip_non_tool_files or not explicit) and not may_hold_tools(text, path):
             return result
         result.document = parse_document(text, path)
-        result.tools = detect_tools(result.document)
-        result.requests = _requests_in(result.document, result.tools)
-        if not result.tools and result.document.format != "python":
-            result.fixture = detect_fixture(result.document.data, path)
+        _detect(result, result.document)
     except LoadError as error:
         if explicit or not skip_non_tool_files:
             span = Span(error.line, error.column, error.line, error.column + 1)
@@ -172,14 +169,20 @@ def load_source(path: str, raw: bytes | str, config: Config, explicit: bool, ski
     return result
 
 
-def _requests_in(document: Document, tools: list[Tool]) -> list[Request]:
-    """Request bodies are JSON or YAML documents: a Python module's data is what its extractor built."""
-    return [] if document.format == "python" or not tools else detect_requests(document.data, document.path, tools)
+def _detect(source: SourceResult, document: Document) -> SourceResult:
+    """The document's tools, request bodies and eval fixture. Request bodies and fixtures are JSON or
+    YAML documents: a Python module's data is what its extractor built."""
+    source.tools = detect_tools(document)
+    if document.format != "python" and source.tools:
+        source.requests = detect_requests(document.data, document.path, source.tools)
+    elif document.format != "python":
+        source.fixture = detect_fixture(document.data, document.path)
+    return source
 
 
-def _engine_diagnostic(code: str, message: str, path: str, span: Span, pointer: str = "") -> Diagnostic:
+def _engine_diagnostic(code: str, message: str, path: str, span: Span) -> Diagnostic:
     rule = rules_by_code()[code]
-    return Diagnostic(code, rule.slug, rule.severity, message, path, span, pointer)
+    return Diagnostic(code, rule.slug, rule.severity, message, path, span, "")
 
 
 def lint(paths: Sequence[str] = (".",), options: LintOptions | None = None) -> LintResult:
@@ -320,14 +323,8 @@ def lint_source(
 
 def lint_documents(documents: Iterable[Document], config: Config) -> LintResult:
     """Lint documents that were not read from files (a live MCP server, a git revision)."""
-    sources = []
     with paused_gc():
-        for document in documents:
-            source = SourceResult(document.path, config, document)
-            source.tools = detect_tools(document)
-            source.requests = _requests_in(document, source.tools)
-            sources.append(source)
-        return run_rules(sources)
+        return run_rules([_detect(SourceResult(d.path, config, d), d) for d in documents])
 
 
 def toolset_key(path: str, config: Config) -> str:
