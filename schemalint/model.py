@@ -10,7 +10,6 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, Final, TypeGuard, TypeVar
 
 from schemalint.text import description_of, split_name
@@ -296,19 +295,13 @@ def schema_types(schema: JSON) -> frozenset[str]:
         return _NO_TYPES
     raw = schema.get("type")
     if isinstance(raw, str):
-        return _single_type(raw)
+        return frozenset({raw.lower()})
     if isinstance(raw, list):
         return frozenset(t.lower() for t in raw if isinstance(t, str))
     return _NO_TYPES
 
 
 _NO_TYPES: frozenset[str] = frozenset()
-
-
-@lru_cache(maxsize=256)
-def _single_type(name: str) -> frozenset[str]:
-    """Cached: every rule asks for the types of every node, and a handful of type names repeat."""
-    return frozenset({name.lower()})
 
 
 def is_object_schema(schema: JSON) -> bool:
