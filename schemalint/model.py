@@ -109,12 +109,6 @@ def escape_pointer_token(token: str | int) -> str:
     return text
 
 
-def unescape_pointer_token(token: str) -> str:
-    if "~" not in token:  # the common case (every token of every located finding comes here)
-        return token
-    return token.replace("~1", "/").replace("~0", "~")
-
-
 def join_pointer(base: str, *tokens: str | int) -> str:
     for token in tokens:
         base = f"{base}/{escape_pointer_token(token)}"
@@ -127,7 +121,7 @@ def split_pointer(pointer: str) -> list[str]:
     tokens = pointer[1:].split("/")
     if "~" not in pointer:  # the common case: nothing escaped
         return tokens
-    return [unescape_pointer_token(t) for t in tokens]
+    return [t.replace("~1", "/").replace("~0", "~") for t in tokens]
 
 
 def parent_pointer(pointer: str) -> str:
