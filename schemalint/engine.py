@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import takewhile
 from pathlib import Path, PurePath
 from typing import Any
 
@@ -392,21 +393,16 @@ def run_rules(
     the files, then suppressions; `report_unused_ignores` when the run covered whole folders, so an
     unused per-file-ignore is not an artefact of linting a few files. Eval fixtures are linked to the
     tool sets of `link_candidates` (default: `sources`)."""
-    by_path = {s.path: s for s in sources}
     for toolset, members in group_toolsets(sources):
-        check_toolset(toolset, members, by_path, cache)
+        check_toolset(toolset, members, cache)
     _check_fixtures(sources, sources if link_candidates is None else link_candidates)
     return filter_findings(sources, report_unused_ignores)
 
 
-def check_toolset(
-    toolset: ToolSet,
-    members: list[SourceResult],
-    by_path: dict[str, SourceResult],
-    cache: FindingCache | None = None,
-) -> None:
+def check_toolset(toolset: ToolSet, members: list[SourceResult], cache: FindingCache | None = None) -> None:
     """Run the tool, node, tool-set and request rules on one set and place their findings (and the
     loaders' notes) in the members' files."""
+    by_path = {s.path: s for s in members}
     targets = {id(t): resolve_targets(t, by_path[t.path].config.provider_targets) for t in toolset.tools}
     context = LintContext(targets, by_path[toolset.tools[0].path].config.settings)
     for tool in toolset.tools:
@@ -483,10 +479,12 @@ class _FixtureLinker:
     tools its cases expect)."""
 
     def __init__(self, candidates: Sequence[SourceResult]) -> None:
-        self.candidates = candidates
         self.by_path = {resolve_path(Path(s.path)): s for s in candidates}
         self._outside: dict[Path, SourceResult] = {}
-        self._sets: dict[str, list[Tool]] | None = None
+        self.sets: dict[str, list[Tool]] = {}
+        for source in candidates:
+            if source.tools:
+                self.sets.setdefault(toolset_key(source.path, source.config), []).extend(source.tools)
 
     def tools_for(self, source: SourceResult, fixture: EvalFixture) -> list[Tool] | None:
         config = source.config
@@ -500,7 +498,7 @@ class _FixtureLinker:
         # the most of its names; then the set nearest the fixture, then by name: not the order files were named in
         ranked = [
             (len(names.intersection(tool.name for tool in tools)), _shared_folders(source.path, key), key, tools)
-            for key, tools in self._tool_sets().items()
+            for key, tools in self.sets.items()
         ]
         ranked = [entry for entry in ranked if entry[0] > 0]
         if not ranked:
@@ -520,24 +518,11 @@ class _FixtureLinker:
             raise LoadError(f"the tool file `fixtures` links to this fixture, {target}: {reason}")
         return loaded.tools
 
-    def _tool_sets(self) -> dict[str, list[Tool]]:
-        if self._sets is None:
-            self._sets = {}
-            for source in self.candidates:
-                tools = source.tools
-                if tools:
-                    self._sets.setdefault(toolset_key(source.path, source.config), []).extend(tools)
-        return self._sets
-
 
 def _shared_folders(path: str, key: str) -> int:
     """How many leading folders a fixture's path shares with a tool set's file (or `root::name` key)."""
-    shared = 0
-    for mine, theirs in zip(Path(path).parent.parts, Path(key.rpartition("::")[2]).parent.parts, strict=False):
-        if mine != theirs:
-            break
-        shared += 1
-    return shared
+    pairs = zip(Path(path).parent.parts, Path(key.rpartition("::")[2]).parent.parts, strict=False)
+    return sum(1 for _ in takewhile(lambda pair: pair[0] == pair[1], pairs))
 
 
 def _place(rule: Rule | type[Rule], finding: Finding, source: SourceResult, rules: RuleSet, tool: Tool | None) -> None:
