@@ -27,7 +27,6 @@ ACCEPTED_SHAPES = (
 )
 
 GENERIC = Shape(Dialect.GENERIC, ("parameters",))
-_CONTAINERS = {"tools": "tools", "functions": "functions"}
 
 
 def detect_tools(document: Document) -> list[Tool]:
@@ -93,9 +92,9 @@ def _collect_object(
     for key in gemini.DECLARATION_KEYS:
         if isinstance(obj.get(key), list):
             _collect(obj[key], join_pointer(pointer, key), path, out, "declarations", aliases)
-    for key, kind in _CONTAINERS.items():
+    for key in ("tools", "functions"):
         if isinstance(obj.get(key), list):
-            _collect(obj[key], join_pointer(pointer, key), path, out, kind, aliases)
+            _collect(obj[key], join_pointer(pointer, key), path, out, key, aliases)
     if "jsonrpc" in obj and is_mapping(obj.get("result")):
         _collect(obj["result"], join_pointer(pointer, "result"), path, out, None, aliases)
 

@@ -427,13 +427,6 @@ def _display_tag(tag: str) -> str:
     return "!!" + tag[len(_CORE) :] if tag.startswith(_CORE) else tag
 
 
-def _key_text(value: JSON) -> str:
-    """A non-string mapping key as the string JSON would use (`1` -> "1", `true` -> "true")."""
-    if isinstance(value, str):
-        return value
-    return json.dumps(value)
-
-
 class _Container:
     """An open mapping or sequence while YAML events are turned into data."""
 
@@ -604,7 +597,8 @@ class _YamlBuilder:
         if parent.key is None:  # this value is a key
             if isinstance(value, (dict, list)):
                 raise _Problem("mapping keys must be scalars (strings, numbers, booleans or null)", start)
-            key = _key_text(value)
+            # a non-string key as the string JSON would use (`1` -> "1", `true` -> "true")
+            key = value if isinstance(value, str) else json.dumps(value)
             if key in data or (is_merge_key and parent.merges):
                 first = self.spans.get(parent.pointer + "/" + escape_pointer_token(key), (-1,))[0]
                 raise _Problem(f"duplicate key {json.dumps(key, ensure_ascii=False)}", start, first)
