@@ -529,7 +529,7 @@ def _place(rule: Rule | type[Rule], finding: Finding, source: SourceResult, rule
     rule_class = rule if isinstance(rule, type) else type(rule)
     if rule_class.code in rules.enabled:
         source.diagnostics.append(
-            Diagnostic(  # positional, in field order: keywords cost a third more, for every finding
+            Diagnostic(
                 rule_class.code,
                 rule_class.slug,
                 rules.severity(rule_class, finding),

@@ -220,10 +220,8 @@ class SchemaNode:
     items/anyOf branches); `depth` counts object/array levels below the parameters object
     (the root is depth 0, a top-level property is depth 1).
 
-    Read-only (`Final`, checked by mypy, not at run time): a walk makes one per sub-schema, and
-    a frozen dataclass's guarded `__init__` would cost more than the rest of the walk.
-    What every rule asks of a node (`is_mapping(node.schema)`, `schema_types(node.schema)`) is
-    worked out here once: the engine's dispatch and about ten rules would otherwise each call for it.
+    Read-only (`Final`, checked by mypy, not at run time, where a frozen dataclass's `__init__` is
+    slow). What every rule asks of a node (`is_mapping`, `schema_types`) is worked out here once.
     """
 
     __slots__ = (

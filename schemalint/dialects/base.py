@@ -21,8 +21,7 @@ class Shape:
 
     def read(self, obj: Mapping[str, Any], path: str, pointer: str, index: int) -> Tool:
         """The tool `obj` defines. Its pointers are built by appending the shape's keys, which are plain
-        words (`escape_pointer_token` leaves them as they are; a test holds every shape to that): half
-        the time of `join_pointer`, for every tool of a file before any rule runs."""
+        words (`escape_pointer_token` leaves them as they are; a test holds every shape to that)."""
         base = pointer
         if self.wrapper is not None:
             obj = obj[self.wrapper]

@@ -1,15 +1,9 @@
 """JSON and YAML loaders: bytes -> text -> Document with a JSON-pointer -> span map.
 
-The public API is three functions:
-
-- `decode_source(raw, path)`: bytes to text (UTF-8 with or without BOM, UTF-16/32 with a BOM).
-- `load_json(text, path)`: data from the C `json` module, positions from one pass over its tokens
-  (see `_json_spans`).
-- `load_yaml(text, path)`: safe YAML only. Data and positions are built in one pass over parser
-  events (no composer, no constructor, no recursion), resolving scalars with the YAML 1.2 core
-  schema. Only the first document of a multi-document stream is loaded. The events come from
-  libyaml (PyYAML's C parser) where it reads the text exactly as ruamel.yaml's pure parser does,
-  otherwise, and for every error, from ruamel.yaml (see `_libyaml_events`).
+JSON data comes from the C `json` module, its positions from one pass over its tokens
+(`_json_spans`). YAML data and positions are built in one pass over parser events (no composer, no
+constructor, no recursion): libyaml's where it reads the text exactly as ruamel.yaml's pure parser
+does, otherwise, and for every error, ruamel.yaml's (see `_libyaml_events`).
 
 Every failure is a `LoadError` with a one-line message and a 1-based line:column. Both loaders refuse
 nesting deeper than `MAX_DEPTH` levels, so downstream code never sees deeper data, and values JSON
@@ -31,7 +25,6 @@ from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from schemalint.lazy_pattern import LazyPattern
 from schemalint.loaders import Document, LoadError
 from schemalint.model import JSON, Span, escape_pointer_token
 
@@ -371,14 +364,13 @@ def _one_line(message: str) -> str:
 
 _CORE = "tag:yaml.org,2002:"
 _SCALAR_TAGS = {f"{_CORE}{name}" for name in ("str", "null", "bool", "int", "float")}
-#: compiled when a YAML file first needs them, not by every JSON run
-_NULL = LazyPattern(r"(?:~|null|Null|NULL|)\Z")
+_NULL = re.compile(r"(?:~|null|Null|NULL|)\Z")
 _BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
-_INT = LazyPattern(r"[-+]?[0-9]+\Z")
-_INT_OCTAL = LazyPattern(r"0o[0-7]+\Z")
-_INT_HEX = LazyPattern(r"0x[0-9a-fA-F]+\Z")
-_FLOAT = LazyPattern(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
-_FLOAT_SPECIAL = LazyPattern(r"[-+]?\.(?:inf|Inf|INF)\Z|\.(?:nan|NaN|NAN)\Z")
+_INT = re.compile(r"[-+]?[0-9]+\Z")
+_INT_OCTAL = re.compile(r"0o[0-7]+\Z")
+_INT_HEX = re.compile(r"0x[0-9a-fA-F]+\Z")
+_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
+_FLOAT_SPECIAL = re.compile(r"[-+]?\.(?:inf|Inf|INF)\Z|\.(?:nan|NaN|NAN)\Z")
 
 
 def _core_scalar(text: str) -> JSON:
@@ -668,11 +660,11 @@ class _NotSureToMatch(Exception):
 #: what libyaml (YAML 1.1) reads differently from ruamel.yaml: tabs as separators, NEL/LS/PS as line
 #: breaks, a block scalar header with a comment not after a space (`|#`), a block scalar's leading
 #: whitespace-only line indented less than its text
-_LIBYAML_DIFFERS = LazyPattern(r"[\t\x85\u2028\u2029]|[|>][-+0-9]*(?:#|[ ]*(?:#[^\n]*)?\r?\n[ ]+\r?\n)")
+_LIBYAML_DIFFERS = re.compile(r"[\t\x85\u2028\u2029]|[|>][-+0-9]*(?:#|[ ]*(?:#[^\n]*)?\r?\n[ ]+\r?\n)")
 
 
 def _libyaml_events(text: str) -> Iterator[Any]:
-    """libyaml's parser events (PyYAML's C binding, about ten times ruamel's pure parser).
+    """libyaml's parser events (PyYAML's C binding).
 
     They match ruamel's, marks included, except where `_NotSureToMatch` is raised: texts matching
     `_LIBYAML_DIFFERS`, empty plain scalars (libyaml places them after the colon, ruamel at the
