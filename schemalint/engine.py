@@ -11,7 +11,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import takewhile
 from pathlib import Path, PurePath
-from typing import Any
 
 from schemalint.config import Config, RuleSet, config_for_directory, load_config
 from schemalint.diagnostics import Diagnostic, Finding
@@ -76,8 +75,6 @@ class SourceResult:
 class LintResult:
     diagnostics: list[Diagnostic]
     files: list[SourceResult]
-    #: what each suppression silenced (schemalint.suppression.Suppressions), merged across workers
-    suppressions: Any = None
 
     @property
     def tool_count(self) -> int:
@@ -263,51 +260,31 @@ def _load_files(files: Iterable[tuple[SourceFile, Config]], options: LintOptions
 
 
 def _lint_parallel(files: list[tuple[SourceFile, Config]], options: LintOptions, report_unused: bool) -> LintResult:
-    """Split the files into units that never separate a tool set, lint each unit in a worker."""
+    """Split the files into units that never separate a tool set and check each unit in a worker; link
+    eval fixtures (to tool sets anywhere in the run) and filter here."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     units: dict[str, list[tuple[SourceFile, Config]]] = {}
     for source, config in files:
         units.setdefault(toolset_key(display_path(source.path), config), []).append((source, config))
-    # eval fixtures are linked to tool sets anywhere in the run: they are checked here, after the workers
-    kept = {key for key, unit in units.items() if any(_may_be_fixture(source.path) for source, _ in unit)}
-    here = [file for key in kept for file in units[key]]
     batches: list[list[tuple[SourceFile, Config]]] = [[] for _ in range(options.jobs * 4)]
-    for index, unit in enumerate(unit for key, unit in units.items() if key not in kept):
+    for index, unit in enumerate(units.values()):
         batches[index % len(batches)].extend(unit)
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     with ProcessPoolExecutor(options.jobs, mp_context=context) as pool:
-        results = list(pool.map(_lint_batch, [(batch, options) for batch in batches if batch]))
+        checked = [s for part in pool.map(_check_batch, [(batch, options) for batch in batches if batch]) for s in part]
     order = {display_path(source.path): index for index, (source, _) in enumerate(files)}
-    if here:
-        loaded = _load_files(here, options)
-        candidates = sorted([*loaded, *(s for r in results for s in r.files)], key=lambda s: order[s.path])
-        results.append(run_rules(loaded, link_candidates=candidates))  # unused ignores: merged below
-    sources = [source for result in results for source in result.files]
-    sources.sort(key=lambda s: order[s.path])
-    merged = Suppressions.merge([result.suppressions for result in results], report_unused)
-    unused_ignores = merged.unused_ignores()
-    diagnostics = sorted([*(d for r in results for d in r.diagnostics), *unused_ignores], key=Diagnostic.sort_key)
-    return LintResult(diagnostics, sources)
+    checked.sort(key=lambda s: order[s.path])
+    _check_fixtures(checked)
+    return filter_findings(checked, report_unused)
 
 
-def _may_be_fixture(path: Path) -> bool:
-    """JSON Lines, or a file with an `expect` key: what an eval fixture needs (see dialects.evals)."""
-    kind = source_format(path)
-    if kind == "python":  # load_source looks for no fixture in a Python module: it is not read here
-        return False
-    if kind == "jsonl":
-        return True
-    try:
-        text = read_source(path)
-    except LoadError:
-        return False
-    return b'"expect"' in text or b"expect:" in text
-
-
-def _lint_batch(job: tuple[list[tuple[SourceFile, Config]], LintOptions]) -> LintResult:
-    return run_rules(_load_files(*job))
+def _check_batch(job: tuple[list[tuple[SourceFile, Config]], LintOptions]) -> list[SourceResult]:
+    sources = _load_files(*job)
+    for toolset, members in group_toolsets(sources):
+        check_toolset(toolset, members)
+    return sources
 
 
 def lint_source(
@@ -384,18 +361,14 @@ def _tool_findings(tool: Tool, rules: RuleSet, context: LintContext) -> list[tup
 
 
 def run_rules(
-    sources: Sequence[SourceResult],
-    report_unused_ignores: bool = False,
-    cache: FindingCache | None = None,
-    link_candidates: Sequence[SourceResult] | None = None,
+    sources: Sequence[SourceResult], report_unused_ignores: bool = False, cache: FindingCache | None = None
 ) -> LintResult:
-    """Check, place and filter: the rules over every tool set of `sources`, their findings placed in
-    the files, then suppressions; `report_unused_ignores` when the run covered whole folders, so an
-    unused per-file-ignore is not an artefact of linting a few files. Eval fixtures are linked to the
-    tool sets of `link_candidates` (default: `sources`)."""
+    """Check, place and filter: the rules over every tool set and eval fixture of `sources`, their
+    findings placed in the files, then suppressions; `report_unused_ignores` when the run covered whole
+    folders, so an unused per-file-ignore is not an artefact of linting a few files."""
     for toolset, members in group_toolsets(sources):
         check_toolset(toolset, members, cache)
-    _check_fixtures(sources, sources if link_candidates is None else link_candidates)
+    _check_fixtures(sources)
     return filter_findings(sources, report_unused_ignores)
 
 
@@ -439,7 +412,7 @@ def filter_findings(sources: Sequence[SourceResult], report_unused_ignores: bool
         diagnostics.extend(suppressions.filter(kept, source.document, source.config, source.path, enabled))
     diagnostics.extend(suppressions.unused_ignores())
     diagnostics.sort(key=Diagnostic.sort_key)
-    return LintResult(diagnostics, list(sources), suppressions)
+    return LintResult(diagnostics, list(sources))
 
 
 def _place_request_findings(source: SourceResult, rules: RuleSet) -> None:
@@ -454,14 +427,14 @@ def _place_request_findings(source: SourceResult, rules: RuleSet) -> None:
                 _place(rule, finding, source, rules, pointer_owner(finding.pointer, owners))
 
 
-def _check_fixtures(sources: Sequence[SourceResult], candidates: Sequence[SourceResult]) -> None:
-    """Link each eval fixture to its tool definitions and run the fixture rules on it."""
+def _check_fixtures(sources: Sequence[SourceResult]) -> None:
+    """Link each eval fixture to its tool definitions among `sources` and run the fixture rules on it."""
     linker: _FixtureLinker | None = None
     for source in sources:
         fixture, rules = source.fixture, source.config.rule_set
         if fixture is None or not rules.fixture_rules:
             continue
-        linker = linker or _FixtureLinker(candidates)
+        linker = linker or _FixtureLinker(sources)
         try:
             fixture.tools = linker.tools_for(source, fixture)
         except LoadError as error:

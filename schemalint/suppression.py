@@ -208,18 +208,6 @@ class Suppressions:
         self.report_unused_ignores = report_unused_ignores
         self._ignores: dict[tuple[Path | None, int], _IgnoreUse] = {}
 
-    @classmethod
-    def merge(cls, parts: Sequence[Suppressions | None], report_unused_ignores: bool) -> Suppressions:
-        """One record from the records of several runs over disjoint files (parallel workers)."""
-        merged = cls(report_unused_ignores)
-        for part in parts:
-            for key, use in (part._ignores if part is not None else {}).items():
-                into = merged._ignores.setdefault(key, _IgnoreUse(use.config, use.entry))
-                into.applied = into.applied or use.applied
-                into.report = into.report or use.report
-                into.used |= use.used
-        return merged
-
     def filter(
         self,
         diagnostics: Sequence[Diagnostic],

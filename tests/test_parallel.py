@@ -79,3 +79,31 @@ def test_check_without_jobs_uses_the_default(tmp_path: Path, monkeypatch: pytest
 
 def test_the_default_is_at_least_one_and_at_most_the_cpus() -> None:
     assert 1 <= engine.default_jobs() <= (os.cpu_count() or 1)
+
+
+def test_parallel_links_fixtures_and_applies_silencers_as_one_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Eval fixtures link to sets in any worker's files; comments and per-file-ignores (used or not)
+    are judged over the whole run."""
+    monkeypatch.chdir(tmp_path)
+    make_repo(tmp_path, PARALLEL_MIN_FILES)
+    for i in range(4):
+        comment = "  # schemalint: disable=SL301" if i % 2 else "  # schemalint: disable=SL303"
+        (tmp_path / f"y_{i}.yaml").write_text(
+            f"tools:\n  - name: list_items_{i}\n    description: List items.\n    input_schema:\n"
+            f"      type: object\n      properties:\n        nested:{comment}\n          type: object\n"
+            "          properties:\n            x: {type: object, properties: {y: {type: string}}}\n"
+        )
+    fixture = {"tools": ["get_item_1", "nope"], "cases": [{"input": "x", "expect": {"tool": "get_item_1"}}]}
+    (tmp_path / "evals.json").write_text(json.dumps(fixture))
+    (tmp_path / "cases.jsonl").write_text(json.dumps({"input": "a", "expect": {"tool": "zzz"}}) + "\n")
+    (tmp_path / ".schemalint.toml").write_text(
+        'extend-select = ["ALL"]\n[per-file-ignores]\n"tools_00*.json" = ["SL303"]\n"y_1.yaml" = ["SL105"]\n'
+        '[fixtures]\n"cases.jsonl" = ["y_3.yaml", "missing.json"]\n'
+    )
+    runner = CliRunner()
+    outputs = [runner.invoke(main, ["check", ".", "--jobs", jobs, "--output-format", "json"]) for jobs in "123"]
+    assert outputs[0].output == outputs[1].output == outputs[2].output
+    codes = {finding["code"] for finding in json.loads(outputs[0].output)}
+    assert {"SL001", "SL002", "SL811", "SL813"} <= codes
