@@ -109,6 +109,10 @@ class Config:
         """The enabled rules, instantiated once per configuration."""
         return RuleSet(self)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (to and from worker processes) without the rule instances, which each process builds."""
+        return {key: value for key, value in self.__dict__.items() if key != "rule_set"}
+
 
 #: the scopes of the rules RuleSet runs; the others are emitted by the engine or by `schemalint diff`
 _CHECKING_SCOPES = (Scope.NODE, Scope.TOOL, Scope.TOOLSET, Scope.REQUEST, Scope.FIXTURE)

@@ -407,7 +407,7 @@ def filter_findings(sources: Sequence[SourceResult], report_unused_ignores: bool
     diagnostics: list[Diagnostic] = []
     suppressions = Suppressions(report_unused_ignores)
     for source in sources:
-        enabled = source.config.rule_set.enabled
+        enabled = frozenset(source.config.enabled_rules)  # without instantiating the rules
         kept = [d for d in source.diagnostics if d.code in enabled]
         diagnostics.extend(suppressions.filter(kept, source.document, source.config, source.path, enabled))
     diagnostics.extend(suppressions.unused_ignores())
@@ -431,8 +431,8 @@ def _check_fixtures(sources: Sequence[SourceResult]) -> None:
     """Link each eval fixture to its tool definitions among `sources` and run the fixture rules on it."""
     linker: _FixtureLinker | None = None
     for source in sources:
-        fixture, rules = source.fixture, source.config.rule_set
-        if fixture is None or not rules.fixture_rules:
+        fixture = source.fixture
+        if fixture is None or not (rules := source.config.rule_set).fixture_rules:
             continue
         linker = linker or _FixtureLinker(sources)
         try:
