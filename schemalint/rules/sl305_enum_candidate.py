@@ -1,9 +1,11 @@
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from functools import cached_property
 
 from schemalint.diagnostics import Finding
+from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import SchemaNode, Severity
 from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options
 from schemalint.text import is_constrained_string, last_word_in, lists_values, merged
@@ -15,6 +17,10 @@ ENUM_WORDS = tuple(
     action operation op
     """.split()
 )
+#: values listed beside an identifier are special ones (`'none'` or `'any'` besides a user id)
+_IDENTIFIER_WORDS = frozenset(("id", "ids"))
+#: a MIME (media, content) type: an open registry, not a closed set the schema could list
+_MEDIA_TYPE = LazyPattern(r"\b(?:mime|media|content)[ _-]?type", re.IGNORECASE)
 
 
 @rule_options
@@ -50,9 +56,10 @@ class EnumCandidate(NodeRule):
 
     ## Trade-off
     Only the last word of the name counts (`order_status` yes, `status_message` no). Values
-    given as examples ("e.g. 'a' or 'b'") are an open set and do not count. Some of
-    these really are open-ended (a MIME `type`, an ISO `currency`): this is an info finding,
-    a prompt to check, not a defect.
+    given as examples ("e.g. 'a' or 'b'") are an open set and do not count, nor do values
+    listed beside an identifier (`'none'` or `'any'` where a user id goes). A MIME (media,
+    content) type is an open registry and is left alone. Some others are open-ended too (an
+    ISO `currency`): this is an info finding, a prompt to check, not a defect.
 
     ## Fix safety
     No automatic fix: only the owner knows the closed set.
@@ -71,16 +78,19 @@ class EnumCandidate(NodeRule):
         return merged(self.options.enum_words, self.options.extend_enum_words)
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
+        name = node.property_name or ""
         if node.types != {"string"} or is_constrained_string(node.schema):  # not a nullable string either
             return
-        if last_word_in(node.property_name or "", self.enum_words):
-            why = "its name suggests a fixed set of values; list them"
-        elif lists_values(node.description):
-            why = "its description lists the values it takes; put them in an"
+        if _MEDIA_TYPE.search(f"{name} {node.description}"):
+            return
+        if last_word_in(name, self.enum_words):
+            why = "its name suggests a fixed set of values"
+        elif lists_values(node.description) and not last_word_in(name, _IDENTIFIER_WORDS):
+            why = "its description lists the values it takes"
         else:
             return
         yield Finding(
-            f"`{node.property_name}` is a free string but {why} with `enum`",
+            f"`{node.property_name}` is a free string but {why}; list them with `enum`",
             node.pointer,
             key=True,
             data={"parameter": node.property_name},

@@ -161,6 +161,28 @@ def test_sl305_examples_and_prose_lists_are_not_enums(description: str) -> None:
     assert run_rule(EnumCandidate(), [tool(recipient=prop(description=description))]) == []
 
 
+@pytest.mark.parametrize(
+    ("name", "description"),
+    [
+        ("attachment_type", "The MIME type of the upload."),
+        ("mimeType", ""),
+        ("body_format", "Media type of the payload, like application/xml."),
+        ("Content-Type", ""),
+        ("owner_id", "The owner's numeric id, 'nobody' or 'anyone'."),
+    ],
+)
+def test_sl305_media_types_and_identifiers_with_special_values_are_open(name: str, description: str) -> None:
+    assert run_rule(EnumCandidate(), [tool(**{name: prop(description=description)})]) == []
+
+
+def test_sl305_message_asks_for_the_enum() -> None:
+    [by_name, by_values] = run_rule(EnumCandidate(), [tool(tier=prop(), align=prop(description="'left' or 'right'."))])
+    assert (
+        by_name.message == "`tier` is a free string but its name suggests a fixed set of values; list them with `enum`"
+    )
+    assert by_values.message.endswith("its description lists the values it takes; list them with `enum`")
+
+
 def test_sl306_result_counts_need_a_maximum() -> None:
     findings = run_rule(
         UnboundedCollection(),
