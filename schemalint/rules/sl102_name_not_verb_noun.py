@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from functools import cached_property
 
@@ -10,6 +11,9 @@ from schemalint.rules.sl101_generic_tool_name import GENERIC_WORDS
 from schemalint.text import ALL_VERBS, is_verb_like, merged, split_name, words_in
 
 _GENERIC_WORDS = frozenset(GENERIC_WORDS)
+#: the first word of a description (after a bracketed tag such as "[Beta]"), a word on its own: not
+#: an acronym ("ECS tool") or part of a compound ("Task-aware")
+_OPENING_WORD = re.compile(r"\W*(?:\[[^\]]*\]\W*)?([A-Za-z][a-z]+)[\s,]")
 
 
 @rule_options
@@ -43,8 +47,9 @@ class NameNotVerbNoun(ToolRule):
     ```
 
     ## Trade-off
-    Verbs are recognised from a fixed English vocabulary (schemalint.text), so a domain verb the
-    list lacks reads as a noun; add it with `extend-verbs`. Names made only of generic words are
+    Verbs are recognised from a fixed English vocabulary (schemalint.text), or from the
+    description when it opens with a word of the name ("Resize a node" for `figma_resize_node`);
+    another domain verb the list lacks reads as a noun: add it with `extend-verbs`. Names made only of generic words are
     left to SL101 so that one name gets one finding.
 
     ## Fix safety
@@ -72,7 +77,7 @@ class NameNotVerbNoun(ToolRule):
             return  # a conversion: `fahrenheit_to_celsius`
         if len(words) == 1:
             problem = "is a single word"
-        elif not any(is_verb_like(w, verbs) for w in words):
+        elif not any(is_verb_like(w, verbs) for w in words) and not _described_verb(words, tool.description or ""):
             problem = "has no verb"
         else:
             return
@@ -81,3 +86,13 @@ class NameNotVerbNoun(ToolRule):
             tool.name_pointer,
             data={"name": tool.name, "words": words},
         )
+
+
+def _described_verb(words: list[str], description: str) -> bool:
+    """Whether the description opens with a word of the name as its verb: "Regenerate the secret" for
+    `regenerate_secret`, "Peeks at the queue" for `queue_peek`, verbs the vocabulary lacks."""
+    match = _OPENING_WORD.match(description)
+    if match is None:
+        return False
+    opening = match.group(1).lower()
+    return any(opening in (word, f"{word}s", f"{word}es") for word in words)

@@ -67,6 +67,23 @@ def test_sl102_leaves_generic_names_to_sl101_and_accepts_extra_verbs() -> None:
     assert len(run_rule(NameNotVerbNoun(), [tool("geocode_address")])) == 1
 
 
+@pytest.mark.parametrize(
+    ("name", "description", "flagged"),
+    [
+        ("fleet_rebalance", "Rebalance the fleet across depots.", False),
+        ("queue_peek", "Peeks at the next message without taking it.", False),
+        ("beta_node_reparent", "[Beta] Reparent a node under another one.", False),
+        ("lamp_dim", "Dim, then switch off a lamp.", False),
+        ("fleet_rebalance", "Tools for the fleet.", True),
+        ("ocr_engine", "OCR engine for scanned pages.", True),  # an acronym opening
+        ("route_map_v2", "Route-aware map.", True),  # part of a compound
+    ],
+)
+def test_sl102_reads_a_verb_the_description_opens_with(name: str, description: str, flagged: bool) -> None:
+    findings = run_rule(NameNotVerbNoun(), [{"name": name, "description": description, "parameters": {}}])
+    assert len(findings) == flagged
+
+
 def test_sl105_flags_the_minority_style_and_mixed_names() -> None:
     findings = run_rule(
         InconsistentNamingStyle(), [tool("get_order"), tool("list_orders"), tool("cancelOrder"), tool("get_orderId")]
