@@ -32,6 +32,13 @@ _UPSERT_TEXT = LazyPattern(
 )
 
 
+#: what a `publish_draft_note` or `submit_pending_review` acts on: a repeat finds it done
+_PENDING_WORDS = word_set("draft drafts pending")
+#: what a `create` makes that expires by itself: a repeat leaves a second one to lapse, nothing to undo
+_THROWAWAY_OBJECTS = word_set("session sessions preview previews")
+_THROWAWAY_TEXT = LazyPattern(r"\b(?:temporary|short-lived|ephemeral|expiring|one-time)\b", re.IGNORECASE)
+
+
 @rule_options
 class Options:
     verbs: tuple[str, ...] = tuple(sorted(REPEAT_UNSAFE_VERBS))
@@ -69,10 +76,12 @@ class MissingIdempotencyKey(ToolRule):
     ## Trade-off
     Updates, deletes, upserts (`create_or_update_*`, or a description saying "create or update",
     "overwrites an existing file", "if it already exists, nothing happens") and `set_*` tools are left
-    alone: repeating them leaves the same state. So is a hand-off to a person
+    alone: repeating them leaves the same state. So is publishing or submitting a draft or pending
+    thing (`publish_draft_note`): a repeat finds it done. So is a hand-off to a person
     (`transfer_to_human_agents`): nothing is moved or bought. So are `add_*`/`insert_*` edits of a document, which a key would not make
     safer, and a `create_*` whose caller names the new thing (a required `name` or file path, or `branch`
-    for `create_branch`): a repeat finds it exists. Only the top-level
+    for `create_branch`): a repeat finds it exists. So is a `create_*` of something that expires by itself
+    (a session, a preview, "a temporary link"). Only the top-level
     parameters are searched for a key.
 
     ## Fix safety
@@ -92,12 +101,15 @@ class MissingIdempotencyKey(ToolRule):
     def check(self, tool: Tool, context: LintContext) -> Iterable[Finding]:
         words = split_name(tool.name or "")
         verb = action_verb(words, ALL_VERBS | self.unsafe_verbs)
-        if verb not in self.unsafe_verbs or hands_off(words):
+        if verb not in self.unsafe_verbs or hands_off(words) or _finishes_pending(verb, words):
             return
         if (
             has_idempotency_key(tool)
             or _is_upsert(words, tool.description)
-            or (verb == "create" and _names_what_it_creates(tool, words))
+            or (
+                verb == "create"
+                and (_names_what_it_creates(tool, words) or _creates_throwaway(words, tool.description))
+            )
         ):
             return
         if states_safe_retry(tool):
@@ -115,6 +127,17 @@ def _is_upsert(words: tuple[str, ...], description: str | None) -> bool:
     the same state again."""
     named = "upsert" in words or ("or" in words and bool({"update", "replace", "overwrite"} & set(words)))
     return named or _UPSERT_TEXT.search(analysed(description)) is not None
+
+
+def _finishes_pending(verb: str, words: tuple[str, ...]) -> bool:
+    """`publish_draft_note`, `send_draft`, `submit_pending_review`: what exists is moved on, a repeat finds it done
+    (creating a draft is no such thing)."""
+    return verb != "create" and not _PENDING_WORDS.isdisjoint(words)
+
+
+def _creates_throwaway(words: tuple[str, ...], description: str | None) -> bool:
+    """`create_upload_session`, `create_preview`, "creates a temporary login link": it lapses by itself."""
+    return bool(_THROWAWAY_OBJECTS.intersection(words)) or _THROWAWAY_TEXT.search(description or "") is not None
 
 
 def _names_what_it_creates(tool: Tool, words: tuple[str, ...]) -> bool:

@@ -161,6 +161,11 @@ def test_sl702_flags_repeat_unsafe_writes_without_a_key(name: str, description: 
         ("create_invite_link", "Makes an invite link when one of that kind doesn't already exist.", {}, None),
         ("hotel_place_details", "Describes a hotel.", {}, None),
         ("transfer_to_support_agent", "Hands the chat over to a support agent.", {}, None),
+        ("create_checkout_session", "Opens a checkout session for the cart.", {}, None),
+        ("create_share_preview", "Renders a preview of the page.", {}, None),
+        ("create_login_link", "Creates a temporary sign-in link for the admin panel.", {}, None),
+        ("publish_draft_post", "Publishes a saved draft.", {}, None),
+        ("submit_pending_timesheet", "Submits the week's pending timesheet.", {}, None),
     ],
 )
 def test_sl702_accepts_keys_statements_hints_and_other_verbs(
@@ -174,6 +179,11 @@ def test_sl702_accepts_keys_statements_hints_and_other_verbs(
     if annotations:
         definition["annotations"] = annotations
     assert run_rule(MissingIdempotencyKey(), [definition]) == []
+
+
+def test_sl702_creating_a_draft_is_still_a_write() -> None:
+    draft = {"name": "create_draft_post", "description": "Saves a new draft.", "parameters": {"type": "object"}}
+    assert len(run_rule(MissingIdempotencyKey(), [draft])) == 1
 
 
 def test_sl702_docs_example_fires_and_its_fix_does_not() -> None:
