@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import importlib.util
 import logging
 import time
 from collections.abc import Mapping
@@ -79,7 +78,6 @@ class SchemalintServer(LanguageServer):
         self.docs_url = ""
         self.report_timing = False
         self.save_only_codes = tuple(code for code in SAVE_ONLY_CANDIDATES if code in rules_by_code())
-        self.python_supported = importlib.util.find_spec("schemalint.loaders.python") is not None
 
     @property
     def encoding(self) -> str:
@@ -87,12 +85,7 @@ class SchemalintServer(LanguageServer):
 
     def lintable_path(self, uri: str) -> Path | None:
         path = to_fs_path(uri)
-        if path is None:
-            return None
-        kind = source_format(path)
-        if kind == "python" and not self.python_supported:
-            return None
-        return Path(path) if kind in FORMAT_BY_SUFFIX.values() else None
+        return Path(path) if path is not None and source_format(path) in FORMAT_BY_SUFFIX.values() else None
 
     def schedule(self, uri: str) -> None:
         """Lint after a pause in typing; a newer change restarts the wait."""
