@@ -27,7 +27,7 @@ import json
 import os
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -68,7 +68,6 @@ class BaselineResult:
     hidden: int = 0
     #: entries (counting repeats) that matched nothing: fixed since the baseline was written
     stale: int = 0
-    matched: Counter[Key] = field(default_factory=Counter)
 
 
 def write_baseline(path: Path, diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document]) -> int:
@@ -135,7 +134,6 @@ def apply_baseline(path: Path, diagnostics: Sequence[Diagnostic], documents: Map
     for key, diagnostic in _keys(diagnostics, documents, path.absolute().parent.resolve(), version):
         if remaining[key] > 0:
             remaining[key] -= 1
-            result.matched[key] += 1
             result.hidden += 1
         else:
             result.new.append(diagnostic)
