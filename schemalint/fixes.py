@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import codecs
 import contextlib
-import copy
 import difflib
 import glob
 import io
@@ -37,7 +36,7 @@ from typing import Any
 
 from schemalint.diagnostics import Diagnostic, Fix, PatchOperation
 from schemalint.loaders import Document
-from schemalint.model import JSON, Span, resolve_pointer, split_pointer
+from schemalint.model import JSON, Span, join_pointer, resolve_pointer, split_pointer
 from schemalint.reporters.terminal import printable
 
 MAX_PASSES = 10
@@ -54,76 +53,46 @@ class FixError(Exception):
 # JSON Patch on plain data
 
 
-def apply_in_place(data: JSON, operations: Iterable[PatchOperation]) -> JSON:
-    """Apply the operations to `data` itself and return the new root. All or nothing: when one
-    operation fails, the ones before it are undone and FixError is raised."""
-    undo: list[Callable[[], None]] = []
-    root = data
-    try:
-        for operation in operations:
-            root = _apply_one(root, operation, undo)
-    except FixError:
-        for step in reversed(undo):
-            step()
-        raise
-    return root
+def apply_operations(data: JSON, operations: Iterable[PatchOperation]) -> JSON:
+    """`data` with the operations applied, all or nothing (FixError when one fails). `data` itself is
+    never changed: the containers on each operation's path are copied, everything else is shared."""
+    for operation in operations:
+        data = _apply(data, split_pointer(operation.path), operation)
+    return data
 
 
-def _apply_one(root: JSON, operation: PatchOperation, undo: list[Callable[[], None]]) -> JSON:
-    tokens = split_pointer(operation.path)
-    value = copy.deepcopy(operation.value)
+def _apply(node: JSON, tokens: list[str], operation: PatchOperation) -> JSON:
+    """A copy of `node` with the operation applied at `tokens` below it."""
     if not tokens:
         if operation.op == "remove":
             raise FixError("cannot remove the whole document")
-        return value
-    container: Any = root
-    for token in tokens[:-1]:
-        container = _child(container, token, operation.path)
-    last = tokens[-1]
-    if isinstance(container, dict):
-        if operation.op != "add" and last not in container:
+        return operation.value
+    token, rest = tokens[0], tokens[1:]
+    adding = not rest and operation.op == "add"
+    if isinstance(node, dict):
+        if token not in node and not adding:
             raise FixError(f"{operation.path} does not exist")
-        if operation.op == "remove":  # restoring must restore the key's place too
-            items = list(container.items())
-
-            def restore_order(container: dict[str, Any] = container, items: list[Any] = items) -> None:
-                container.clear()
-                container.update(items)
-
-            undo.append(restore_order)
-        elif last in container:
-            previous = container[last]
-            undo.append(lambda: container.__setitem__(last, previous))
+        members = dict(node)
+        if rest:
+            members[token] = _apply(node[token], rest, operation)
+        elif operation.op == "remove":
+            del members[token]
         else:
-            undo.append(lambda: container.pop(last, None))
-        if operation.op == "remove":
-            del container[last]
+            members[token] = operation.value
+        return members
+    if isinstance(node, list):
+        index = len(node) if adding and token == "-" else _index(token, len(node) + adding, operation.path)
+        items = list(node)
+        if rest:
+            items[index] = _apply(node[index], rest, operation)
+        elif adding:
+            items.insert(index, operation.value)
+        elif operation.op == "remove":
+            del items[index]
         else:
-            container[last] = value
-    elif isinstance(container, list):
-        size = len(container) + (1 if operation.op == "add" else 0)
-        index = size - 1 if last == "-" and operation.op == "add" else _index(last, size, operation.path)
-        if operation.op == "add":
-            container.insert(index, value)
-            undo.append(lambda: container.pop(index))
-        elif operation.op == "replace":
-            previous = container[index]
-            container[index] = value
-            undo.append(lambda: container.__setitem__(index, previous))
-        else:
-            previous = container.pop(index)
-            undo.append(lambda: container.insert(index, previous))
-    else:
-        raise FixError(f"{operation.path}: the parent is not an object or array")
-    return root
-
-
-def _child(container: Any, token: str, path: str) -> Any:
-    if isinstance(container, dict) and token in container:
-        return container[token]
-    if isinstance(container, list):
-        return container[_index(token, len(container), path)]
-    raise FixError(f"{path} does not exist")
+            items[index] = operation.value
+        return items
+    raise FixError(f"{operation.path}: the parent is not an object or array")
 
 
 def _index(token: str, size: int, path: str) -> int:
@@ -193,14 +162,12 @@ class JsonRenderer:
         """The text of `new` where `old` was written at text[start:end]."""
         if same(old, new):
             return self.text[start:end]
-        if isinstance(old, dict) and isinstance(new, dict):
-            if list(old) == list(new):
-                return self._in_place(old, new, pointer, start, end, list(old))
-            return self._object(old, new, pointer, start, end)
-        if isinstance(old, list) and isinstance(new, list):
-            if len(old) == len(new):
-                return self._in_place(old, new, pointer, start, end, list(range(len(old))))
-            return self._array(old, new, pointer, start, end)
+        if isinstance(old, dict) and isinstance(new, dict) and list(old) == list(new):
+            return self._in_place(old, new, pointer, start, end, list(old))
+        if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+            return self._in_place(old, new, pointer, start, end, list(range(len(old))))
+        if _same_kind(old, new):
+            return self._container(old, new, pointer, start, end)
         return self.fresh(new, self.line_indent(start), compact=not self.pretty or "\n" not in self.text[start:end])
 
     def _in_place(self, old: Any, new: Any, pointer: str, start: int, end: int, keys: list[Any]) -> str:
@@ -208,7 +175,7 @@ class JsonRenderer:
         for key in keys:
             if same(old[key], new[key]):
                 continue
-            child = f"{pointer}/{_escape(key)}"
+            child = join_pointer(pointer, key)
             child_start, child_end = self.span(child)
             pieces += [self.text[cursor:child_start], self.render(old[key], new[key], child, child_start, child_end)]
             cursor = child_end
@@ -218,7 +185,7 @@ class JsonRenderer:
         """(start, end) of each member: from its key (objects) or value (arrays) to the value's end."""
         spans = []
         for key in keys:
-            child = f"{pointer}/{_escape(key)}"
+            child = join_pointer(pointer, key)
             start = self.span(child, key=True)[0] if key_spans else self.span(child)[0]
             spans.append((start, self.span(child)[1]))
         return spans
@@ -249,46 +216,39 @@ class JsonRenderer:
             out.append(text)
         return "".join(out)
 
-    def _object(self, old: dict[str, Any], new: dict[str, Any], pointer: str, start: int, end: int) -> str:
-        keys = list(old)
-        spans = self._members(pointer, keys, key_spans=True)
+    def _container(self, old: Any, new: Any, pointer: str, start: int, end: int) -> str:
+        """An object or array that gained or lost members: the members kept are copied (and edited
+        where they changed), the new ones written fresh."""
+        is_object = isinstance(old, dict)
+        keys = list(old) if is_object else list(range(len(old)))
+        spans = self._members(pointer, keys, key_spans=is_object)
         opening, separator, closing = self._layout(spans, start, end) if spans else self._empty_layout(start)
         indent = _last_line(opening) if "\n" in opening else self.line_indent(start)
         compact = "\n" not in opening
         items: list[tuple[int | None, str]] = []
-        for key, value in new.items():
-            if key in old:
-                index = keys.index(key)
-                member_start, member_end = spans[index]
-                child = f"{pointer}/{_escape(key)}"
-                value_start, _ = self.span(child)
-                rendered = self.render(old[key], value, child, value_start, member_end)
-                items.append((index, self.text[member_start:value_start] + rendered))
-            else:
-                text = json.dumps(key, ensure_ascii=False) + ": " + self.fresh(value, indent, compact)
-                items.append((None, text))
+        if is_object:
+            position = {key: index for index, key in enumerate(keys)}
+            for key, value in new.items():
+                if key not in old:
+                    fresh = json.dumps(key, ensure_ascii=False) + ": " + self.fresh(value, indent, compact)
+                    items.append((None, fresh))
+                    continue
+                index, child = position[key], join_pointer(pointer, key)
+                value_start = self.span(child)[0]
+                rendered = self.render(old[key], value, child, value_start, spans[index][1])
+                items.append((index, self.text[spans[index][0] : value_start] + rendered))
+        else:
+            prefix, suffix = _aligned(old, new)
+            for index, value in enumerate(new):
+                if prefix <= index < len(new) - suffix:
+                    items.append((None, self.fresh(value, indent, compact)))
+                else:
+                    kept = index if index < prefix else len(old) - len(new) + index
+                    items.append((kept, self.text[spans[kept][0] : spans[kept][1]]))
+        brackets = "{}" if is_object else "[]"
         if not items:
-            return "{}"
-        return "{" + opening + self._join(items, spans, separator) + closing + "}"
-
-    def _array(self, old: list[Any], new: list[Any], pointer: str, start: int, end: int) -> str:
-        spans = self._members(pointer, range(len(old)), key_spans=False)
-        opening, separator, closing = self._layout(spans, start, end) if spans else self._empty_layout(start)
-        indent = _last_line(opening) if "\n" in opening else self.line_indent(start)
-        compact = "\n" not in opening
-        prefix, suffix = _aligned(old, new)
-        items: list[tuple[int | None, str]] = []
-        for index, value in enumerate(new):
-            if index < prefix:
-                items.append((index, self.text[spans[index][0] : spans[index][1]]))
-            elif index >= len(new) - suffix:
-                original = len(old) - (len(new) - index)
-                items.append((original, self.text[spans[original][0] : spans[original][1]]))
-            else:
-                items.append((None, self.fresh(value, indent, compact)))
-        if not items:
-            return "[]"
-        return "[" + opening + self._join(items, spans, separator) + closing + "]"
+            return brackets
+        return brackets[0] + opening + self._join(items, spans, separator) + closing + brackets[1]
 
     def fresh(self, value: JSON, indent: str, compact: bool) -> str:
         """A new value, written at a position whose line is indented by `indent`."""
@@ -299,10 +259,6 @@ class JsonRenderer:
             return json.dumps(value, ensure_ascii=False)
         text = json.dumps(value, ensure_ascii=False, indent=self.unit)
         return text.replace("\n", self.newline + indent)
-
-
-def _escape(token: Any) -> str:
-    return str(token).replace("~", "~0").replace("/", "~1")
 
 
 def _last_line(text: str) -> str:
@@ -434,14 +390,9 @@ class _YamlBuilder:
     def remember(self, old: JSON, node: Any) -> None:
         """`node` (holding `old`) is being removed: a new value may reuse it, or its parts."""
         self.pool.append((old, node))
-        if isinstance(old, dict):
-            for key, value in old.items():
-                if isinstance(value, (dict, list)):
-                    self.remember(value, node[key])
-        elif isinstance(old, list):
-            for index, value in enumerate(old):
-                if isinstance(value, (dict, list)):
-                    self.remember(value, node[index])
+        for key in old if isinstance(old, dict) else range(len(old)) if isinstance(old, list) else ():
+            if isinstance(old[key], (dict, list)):
+                self.remember(old[key], node[key])
 
     def merge(self, node: Any, old: JSON, new: JSON) -> None:
         """Edit the ruamel tree `node` (which holds `old`) so that it holds `new`, touching only differences."""
@@ -489,25 +440,12 @@ def _is_flow(node: Any) -> bool:
     return bool(attribute is not None and attribute.flow_style())
 
 
-def merge_yaml(node: Any, old: JSON, new: JSON, double_quotes: bool = False) -> None:
-    _YamlBuilder(double_quotes).merge(node, old, new)
-
-
-def _prefers_double_quotes(text: str) -> bool:
-    return text.count('"') > text.count("'")
-
-
 def _same_kind(a: JSON, b: JSON) -> bool:
     return (isinstance(a, dict) and isinstance(b, dict)) or (isinstance(a, list) and isinstance(b, list))
 
 
 # --------------------------------------------------------------------------------------------------
 # Passes over one file
-
-
-def applicable(diagnostic: Diagnostic, unsafe: bool) -> Fix | None:
-    fix = diagnostic.fix
-    return fix if fix is not None and (fix.safe or unsafe) else None
 
 
 def _regions(fix: Fix, data: JSON) -> list[str]:
@@ -517,7 +455,7 @@ def _regions(fix: Fix, data: JSON) -> list[str]:
         tokens = split_pointer(operation.path)
         region = operation.path
         if tokens and operation.op in ("add", "remove") and tokens[-1] != "-":
-            parent = "".join("/" + _escape(t) for t in tokens[:-1])
+            parent = join_pointer("", *tokens[:-1])
             try:
                 if isinstance(resolve_pointer(data, parent), list):
                     region = parent
@@ -595,11 +533,11 @@ def plan_file(document: Document, diagnostics: Sequence[Diagnostic], unsafe: boo
     current = document
     seen = {document.text}
     for _ in range(MAX_PASSES):
-        new_data = copy.deepcopy(current.data)  # once per pass; each fix applies in place, all or nothing
+        new_data = current.data
         rule_of = {id(fix): rule for fix, rule in fixes}
         for fix in choose_fixes([fix for fix, _ in fixes], current.data):
             try:
-                new_data = apply_in_place(new_data, fix.operations)
+                new_data = apply_operations(new_data, fix.operations)
             except FixError:
                 continue
             plan.fixed += 1
@@ -628,7 +566,7 @@ def plan_file(document: Document, diagnostics: Sequence[Diagnostic], unsafe: boo
 
 def _fixes_of(diagnostics: Sequence[Diagnostic], unsafe: bool) -> list[tuple[Fix, tuple[str, str]]]:
     """The applicable fixes, in order, with the code and slug of the rule that offers each."""
-    return [(fix, (d.code, d.slug)) for d in diagnostics if (fix := applicable(d, unsafe)) is not None]
+    return [(d.fix, (d.code, d.slug)) for d in diagnostics if d.fix is not None and (d.fix.safe or unsafe)]
 
 
 def _render(document: Document, new_data: JSON, yaml: Any) -> str:
@@ -636,7 +574,8 @@ def _render(document: Document, new_data: JSON, yaml: Any) -> str:
         if yaml is None:
             return JsonRenderer(document).render_document(document.data, new_data)
         tree = yaml.load(document.text)
-        merge_yaml(tree, document.data, new_data, _prefers_double_quotes(document.text))
+        double_quotes = document.text.count('"') > document.text.count("'")
+        _YamlBuilder(double_quotes).merge(tree, document.data, new_data)
         return _dump(yaml, tree)
     except (KeyError, IndexError, TypeError) as error:
         raise FixError(f"the source does not match its data at {error}") from None
