@@ -39,10 +39,6 @@ def changed_files(ref: str, root: Path, staged: bool) -> tuple[list[str], dict[s
     return sorted(names), renames
 
 
-def _under(path: Path, folders: Sequence[Path]) -> bool:
-    return any(path == folder or folder in path.parents for folder in folders)
-
-
 #: git's empty tree: what HEAD stands for before the first commit
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 
@@ -63,7 +59,8 @@ def lint_against(ref: str, paths: Sequence[str], options: LintOptions, staged: b
     ref = _resolve(ref, root)
     resolver = ConfigResolver(options)
     folders = [Path(p).resolve() for p in (paths or (".",))]
-    present_at_ref = set(_tree_files(ref, root))
+    listing = run_git(["ls-tree", "-r", "--name-only", "-z", "--full-tree", ref], root)
+    present_at_ref = {n.decode("utf-8", "surrogateescape") for n in listing.split(b"\0") if n}
     old_raw: list[RawSource] = []
     new_sources = []
     changed, renamed = changed_files(ref, root, staged)
@@ -72,7 +69,8 @@ def lint_against(ref: str, paths: Sequence[str], options: LintOptions, staged: b
     for relative in changed:
         absolute = (root / relative).resolve()
         config = resolver.for_path(absolute)
-        if not _under(absolute, folders) or not matches_any(absolute, config.include):
+        inside = any(absolute == folder or folder in absolute.parents for folder in folders)
+        if not inside or not matches_any(absolute, config.include):
             continue
         if matches_any(absolute, config.exclude, config.root):
             continue
@@ -94,11 +92,6 @@ def lint_against(ref: str, paths: Sequence[str], options: LintOptions, staged: b
     diagnostics: list[Diagnostic] = result.diagnostics + extra + changes
     diagnostics.sort(key=Diagnostic.sort_key)
     return LintResult(diagnostics, [*new_sources, *old_sources])
-
-
-def _tree_files(ref: str, root: Path) -> list[str]:
-    listing = run_git(["ls-tree", "-r", "--name-only", "-z", "--full-tree", ref], root)
-    return [n.decode("utf-8", "surrogateescape") for n in listing.split(b"\0") if n]
 
 
 def _new_version(root: Path, relative: str, absolute: Path, shown: str, staged: bool) -> RawSource | None:

@@ -355,15 +355,12 @@ class ToolComparison:
             ):
                 yield keyword, f"tightened from {old[keyword]} to {new[keyword]}"
         for keyword in EXACT_CONSTRAINTS:
-            if keyword in new and canonical(new[keyword]) != canonical(old.get(keyword)):
-                yield (
-                    keyword,
-                    (
-                        f"added ({show(new[keyword])})"
-                        if keyword not in old
-                        else f"changed from {show(old[keyword])} to {show(new[keyword])}"
-                    ),
-                )
+            if keyword not in new or canonical(new[keyword]) == canonical(old.get(keyword)):
+                continue
+            if keyword not in old:
+                yield keyword, f"added ({show(new[keyword])})"
+            else:
+                yield keyword, f"changed from {show(old[keyword])} to {show(new[keyword])}"
         if new.get("uniqueItems") is True and old.get("uniqueItems") is not True:
             yield "uniqueItems", "became true"
 
@@ -376,19 +373,14 @@ class ToolComparison:
             whose = f"parameter `{label}`" if label else "the parameters object"
             message = f"`{self.tool}`: description of {whose} {verb}; the model reads it: re-run the evals"
             self._add("SL909", message, side, where, label, old=old_text, new=new_text)
-        if "default" in o.schema or "default" in n.schema:
-            old_default, new_default = o.schema.get("default"), n.schema.get("default")
-            if (
-                "default" not in o.schema
-                or "default" not in n.schema
-                or canonical(old_default) != canonical(new_default)
-            ):
-                side = "new" if "default" in n.schema else "old"
-                where = n.at("default") if side == "new" else o.at("default")
-                shown_old = show(old_default) if "default" in o.schema else "none"
-                shown_new = show(new_default) if "default" in n.schema else "none"
-                message = f"{self._what(label)}: default changed from {shown_old} to {shown_new}"
-                self._add("SL913", message, side, where, label, old=old_default, new=new_default)
+        old_default, new_default = o.schema.get("default"), n.schema.get("default")
+        if ("default" in o.schema, canonical(old_default)) != ("default" in n.schema, canonical(new_default)):
+            side = "new" if "default" in n.schema else "old"
+            where = n.at("default") if side == "new" else o.at("default")
+            shown_old = show(old_default) if "default" in o.schema else "none"
+            shown_new = show(new_default) if "default" in n.schema else "none"
+            message = f"{self._what(label)}: default changed from {shown_old} to {shown_new}"
+            self._add("SL913", message, side, where, label, old=old_default, new=new_default)
 
     def _input_object(self, o: Node, n: Node, label: str) -> None:
         old_props, new_props = _properties(o.schema), _properties(n.schema)

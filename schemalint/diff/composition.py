@@ -266,15 +266,12 @@ class ExampleValues:
 
     def _arrays(self, schema: Mapping[str, Any], depth: int) -> Iterator[JSON]:
         items = schema.get("items", True)
-        prefix = schema.get("prefixItems")
-        if isinstance(prefix, list):
-            firsts = [self.of(p, depth + 1)[:1] for p in prefix]
-            if all(firsts):
-                yield [f[0] for f in firsts]
-        if isinstance(items, list):  # draft-04 tuple form
-            firsts = [self.of(p, depth + 1)[:1] for p in items]
-            if all(firsts):
-                yield [f[0] for f in firsts]
+        for positions in (schema.get("prefixItems"), items):  # a tuple: `prefixItems`, or draft-04 `items` list
+            if isinstance(positions, list):
+                firsts = [self.of(p, depth + 1)[:1] for p in positions]
+                if all(firsts):
+                    yield [f[0] for f in firsts]
+        if isinstance(items, list):
             return
         found = self.of(items, depth + 1)
         least = _count(schema, "minItems")
