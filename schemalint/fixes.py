@@ -606,7 +606,9 @@ def write_atomically(path: Path, expected: bytes, new: bytes) -> None:
         raise FixError(
             f"{path} has {status.st_nlink} hard links; replacing it would leave the other links unfixed; not written"
         )
-    _remove_stale_temporaries(path)
+    for stale in path.parent.glob(f".{glob.escape(path.name)}.*{TEMPORARY_SUFFIX}"):
+        with contextlib.suppress(OSError):
+            stale.unlink()
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMPORARY_SUFFIX, dir=path.parent)
     try:
         with os.fdopen(handle, "wb") as out:
@@ -623,13 +625,6 @@ def write_atomically(path: Path, expected: bytes, new: bytes) -> None:
 
 
 TEMPORARY_SUFFIX = ".schemalint-tmp"
-
-
-def _remove_stale_temporaries(path: Path) -> None:
-    """The temporary files of earlier writes of this file that never reached `os.replace` (SIGKILL)."""
-    for stale in path.parent.glob(f".{glob.escape(path.name)}.*{TEMPORARY_SUFFIX}"):
-        with contextlib.suppress(OSError):
-            stale.unlink()
 
 
 def _keep_owner(temporary: str, path: Path, status: os.stat_result) -> None:
