@@ -341,7 +341,6 @@ def _anthropic_node(node: Mapping[str, Any], pointer: str, changes: list[Change]
                 changes.append(Change(join_pointer(pointer, other), f"drops `{other}` beside `{union}`", lossy=True))
         for index, sub in enumerate(node[union]):
             _anthropic_child(sub, join_pointer(pointer, union, index), changes)
-        typ_for_keywords = None if has_literals else typ
     elif not has_literals:
         if typ is None:
             changes.append(Change(pointer, "raises: a schema without `type`, `anyOf` or literal values", rejects=True))
@@ -349,11 +348,8 @@ def _anthropic_node(node: Mapping[str, Any], pointer: str, changes: list[Change]
         if not isinstance(typ, str) or typ not in _ANTHROPIC_TYPES:
             changes.append(Change(join_pointer(pointer, "type"), f"raises on `type: {json.dumps(typ)}`", rejects=True))
             return
-        typ_for_keywords = typ
-    else:
-        typ_for_keywords = None
     handled_here: set[str] = set()
-    if typ_for_keywords == "object":
+    if typ == "object":  # `type` is None when literal values stand for it
         handled_here |= {"properties", "additionalProperties", "required"}
         properties = node.get("properties", {})
         if "properties" not in node:
@@ -363,12 +359,11 @@ def _anthropic_node(node: Mapping[str, Any], pointer: str, changes: list[Change]
         if isinstance(properties, Mapping):
             for key, sub in properties.items():
                 _anthropic_child(sub, join_pointer(pointer, "properties", key), changes)
-    elif typ_for_keywords == "string":
-        handled_here.add("format")
+    elif typ == "string":
         fmt = node.get("format")
-        if fmt and fmt not in ANTHROPIC_STRICT_FORMATS:
-            handled_here.discard("format")
-    elif typ_for_keywords == "array":
+        if not fmt or fmt in ANTHROPIC_STRICT_FORMATS:
+            handled_here.add("format")
+    elif typ == "array":
         handled_here |= {"items", "minItems"}
         if isinstance(node.get("items"), Mapping):
             _anthropic_child(node["items"], join_pointer(pointer, "items"), changes)
