@@ -31,6 +31,10 @@ _STATED_CONSTRAINT = LazyPattern(
 )
 
 
+#: a field the server sets (a description whose last sentence is "Read-only."): the model sends nothing there
+_READ_ONLY = LazyPattern(r"(?:^|[.!]\s+)read-only\.?\s*$", re.IGNORECASE)
+
+
 #: A path beside one of these names lives inside a remote container (a repository, a bucket), not on the
 #: server's file system: the container's API confines it.
 _CONTAINER_SIBLINGS = frozenset("repo repository bucket container drive share gist".split())
@@ -81,7 +85,8 @@ class UnconstrainedPath(NodeRule):
     A constraint stated only in the description is accepted: it tells the model, though it
     enforces nothing. `format: uri` counts as a constraint although it allows any host. A path
     in a tool about a `repo`/`bucket`/`gist` (by name or parameter) addresses a remote
-    container whose API confines it, and is not flagged.
+    container whose API confines it, and is not flagged; nor is a read-only field (`readOnly: true`,
+    or a description ending "Read-only."), which the server fills in.
 
     ## Fix safety
     No automatic fix.
@@ -110,6 +115,8 @@ class UnconstrainedPath(NodeRule):
         if is_constrained_string(strings) or is_constrained_string(schema):
             return
         if _STATED_CONSTRAINT.search(node.description + " " + description_of(strings)):
+            return
+        if schema.get("readOnly") is True or _READ_ONLY.search(node.description):
             return
         if words[-1] not in _URL_WORDS and _inside_remote_container(node):
             return

@@ -180,6 +180,17 @@ def test_sl603_paths_inside_a_repository_are_confined_by_its_api() -> None:
     assert run_rule(UnconstrainedPath(), [definition]) == []
 
 
+def test_sl603_read_only_fields_are_filled_in_by_the_server() -> None:
+    definition = tool(
+        "create_album",
+        "Create an album.",
+        cover_url=prop(description="Where the cover image is served. Read-only."),
+        share_url={**prop(description="Link to the album."), "readOnly": True},
+        source_url=prop(description="A read-only mirror of the photos to import."),
+    )
+    assert [f.data["parameter"] for f in run_rule(UnconstrainedPath(), [definition])] == ["source_url"]
+
+
 def test_sl604_code_parameters() -> None:
     findings = run_rule(
         CodeExecutionParameter(),
