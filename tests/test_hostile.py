@@ -171,3 +171,22 @@ def test_unreadable_file(tmp_path: Path) -> None:
     path.chmod(0)
     messages = errors_for(lint_with_witness(tmp_path, "secret.json"), "secret.json")
     assert messages and "cannot read" in messages[0]
+
+
+@pytest.mark.parametrize("odd", [["function", "null"], {"kind": "function"}, 7, None])
+def test_request_tool_entries_of_odd_shape_are_linted(tmp_path: Path, odd: object) -> None:
+    """A request body whose tool entries hold a list, object or number where a string belongs (in `type`,
+    `name`, a namespace) is linted like any other file, with no internal error."""
+    body = {
+        "model": "gpt-4.1",
+        "input": [],
+        "tools": [
+            {"type": odd, "name": "lookup", "parameters": {"type": "object"}},
+            {"type": "namespace", "name": odd, "tools": [{"type": odd, "name": odd}]},
+            {"type": "web_search", "defer_loading": odd},
+            {"type": "function", "name": "get_order", "parameters": {"type": "object"}},
+        ],
+    }
+    (tmp_path / "request.json").write_text(json.dumps(body), encoding="utf-8")
+    findings = lint_with_witness(tmp_path, "request.json")
+    assert any(f["path"] == "request.json" for f in findings)

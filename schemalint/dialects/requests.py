@@ -72,7 +72,8 @@ def _read(body: Mapping[str, Any], pointer: str, path: str, tools: Sequence[Tool
             search.append(entry_pointer)
     request.deferred, request.search_tools, request.entry_names = tuple(deferred), tuple(search), frozenset(names)
     request.has_unlisted_tools = any(
-        is_mapping(entry) and entry.get("type") in _SERVER_TYPES for entry in body["tools"]
+        is_mapping(entry) and isinstance(entry.get("type"), str) and entry["type"] in _SERVER_TYPES
+        for entry in body["tools"]
     )
     for tool in own:
         tool.deferred = tool.pointer in request.deferred
