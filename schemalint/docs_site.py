@@ -99,12 +99,14 @@ def _options_table(rule: type[Rule]) -> list[str]:
     rows = ["| option | type | default |", "|---|---|---|"]
     for option in fields:
         default = getattr(defaults, option.name)
-        rows.append(f"| `{option.name.replace('_', '-')}` | `{_type_name(option.type)}` | `{_toml(default)}` |")
+        shown = "unset" if default is None else f"`{_toml(default)}`"  # TOML has no null to show
+        rows.append(f"| `{option.name.replace('_', '-')}` | `{_type_name(option.type)}` | {shown} |")
     return rows
 
 
 def _type_name(hint: Any) -> str:
-    return str(getattr(hint, "__name__", hint)).replace("typing.", "")
+    # a bare `|` (`int | None`) would end the Markdown table cell, even inside a code span
+    return str(getattr(hint, "__name__", hint)).replace("typing.", "").replace("|", "\\|")
 
 
 def _toml(value: Any) -> str:

@@ -218,3 +218,24 @@ def test_pages_in_headless_chromium(site: Path, served: ThreadingHTTPServer, tmp
     assert outcome["problems"] == []
     assert outcome["rulePages"] == len(all_rules())
     assert outcome["pages"] == len(pages) and outcome["links"] > len(pages)
+
+
+def test_option_defaults_on_rule_pages_are_toml_a_user_can_paste() -> None:
+    """Each row of a page's option table has three cells, and each default parses as a TOML value or says
+    `unset` (TOML has no null)."""
+    import tomllib
+
+    shown = 0
+    for rule in all_rules():
+        page = docs_site.rule_markdown(rule)
+        if "| option | type | default |" not in page:
+            continue
+        table = page.split("| option | type | default |\n|---|---|---|\n", 1)[1].split("\n\n", 1)[0]
+        for row in table.splitlines():
+            cells = [cell.strip() for cell in re.split(r"(?<!\\)\|", row.strip("|"))]  # `\|` stays in its cell
+            assert len(cells) == 3, (rule.code, row)
+            shown += 1
+            if cells[2] != "unset":
+                assert cells[2].startswith("`") and cells[2].endswith("`"), (rule.code, row)
+                tomllib.loads(f"x = {cells[2].strip('`')}")  # raises on anything TOML cannot read
+    assert shown > 10
