@@ -335,9 +335,8 @@ def _first_lines(module: cst.Module, text: str, statements: list[ast.stmt]) -> l
     starts: list[int] = []
     previous_end = 0
     for node in statements:
-        decorators = getattr(node, "decorator_list", None)
-        start = decorators[0].lineno if decorators else node.lineno
-        if decorators and not lines[start - 1].lstrip().startswith("@"):
+        start = _first_line(node)
+        if start != node.lineno and not lines[start - 1].lstrip().startswith("@"):
             return None
         if start != previous_end:  # `a = 1; b = 2` is one libcst statement line
             starts.append(start)
@@ -571,7 +570,7 @@ class _Facts:
         for node in ast.walk(statement):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 self.names.add(node.name)
-                self.read = self.read or any(_decorator_name(d) in _TOOL_DECORATORS for d in node.decorator_list)
+                self.read = self.read or _is_tool_definition(node)
             elif isinstance(node, ast.Assign):
                 self.names.update(target.id for target in node.targets if isinstance(target, ast.Name))
             elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
@@ -604,6 +603,12 @@ class _Facts:
 
 #: decorators that make a tool of a function, by their last name
 _TOOL_DECORATORS = frozenset({"tool", "tool_plain", "function_tool"})
+
+
+def _is_tool_definition(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> bool:
+    return any(_decorator_name(decorator) in _TOOL_DECORATORS for decorator in node.decorator_list)
+
+
 #: what the extractor looks for inside a function body: a nested function or class, a registering
 #: call, a literal tool definition
 _READ_IN_BODIES = re.compile(
@@ -622,8 +627,7 @@ def _tool_functions(tree: ast.Module, limit: int) -> list[ast.FunctionDef | ast.
         found.extend(
             node
             for node in level
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-            and any(_decorator_name(decorator) in _TOOL_DECORATORS for decorator in node.decorator_list)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_tool_definition(node)
         )
         level = [child for node in level for child in ast.iter_child_nodes(node)]
         if not level:
