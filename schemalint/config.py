@@ -18,8 +18,8 @@ from schemalint.loaders import LoadError, read_toml
 from schemalint.loaders.discover import DEFAULT_INCLUDE
 from schemalint.model import Severity
 from schemalint.paths import matches_any
-from schemalint.presets import DEFAULT_PRESETS, PRESETS, Preset
-from schemalint.rules import rules_by_code
+from schemalint.presets import DEFAULT_PRESETS, PRESETS, Preset, preset_codes
+from schemalint.rules import RULE_INDEX, rules_by_code
 from schemalint.rules.base import FixtureRule, NodeDispatch, NodeRule, RequestRule, Rule, Scope, ToolRule, ToolSetRule
 
 if TYPE_CHECKING:
@@ -82,9 +82,6 @@ class Config:
     def enabled_rules(self) -> dict[str, RuleEntry]:
         """The rules that run, by code in code order: `select` (or the presets' rules), plus
         `extend-select`, less `ignore`."""
-        from schemalint.presets import preset_codes
-        from schemalint.rules import RULE_INDEX
-
         if self.select is None:
             chosen = {code for preset in self.presets for code in preset_codes(preset)}
         else:
@@ -395,9 +392,6 @@ class Setting:
 def resolved_settings(config: Config, path: Path) -> list[Setting]:
     """Every setting that applies to the file `path` under `config`, with its origin: `default`, `preset
     NAME`, `FILE:KEY` or `command line (--OPTION)`."""
-    from schemalint.presets import preset_codes
-    from schemalint.rules import RULE_INDEX
-
     origins = config.origins
 
     def origin(key: str, fallback: str = "default") -> str:
