@@ -5,12 +5,12 @@ Not a rule module (the registry only loads `sl<NNN>_*` modules).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from functools import cache, lru_cache
 from typing import Any
 
 from schemalint.diagnostics import Finding
+from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import Severity, Tool
 from schemalint.providers import BASE_TARGET, TARGETS, Kind, compiled, label, limit, rows_for
 from schemalint.rules.base import LintContext
@@ -32,9 +32,13 @@ def base_targets(targets: frozenset[str]) -> tuple[str, ...]:
     return tuple(t for t in ordered if BASE_TARGET.get(t) not in ordered)
 
 
+_NOT_PORTABLE = LazyPattern(r"[^A-Za-z0-9_-]")
+_NOT_PORTABLE_KEY = LazyPattern(r"[^A-Za-z0-9_]")
+
+
 def portable_name(name: str, max_length: int = 64, *, allow_dash: bool = True) -> str:
     """A name every target accepts: letters, digits, `_` (and `-`), starting with a letter or `_`."""
-    fixed = re.sub("[^A-Za-z0-9_-]" if allow_dash else "[^A-Za-z0-9_]", "_", name) or "_"
+    fixed = (_NOT_PORTABLE if allow_dash else _NOT_PORTABLE_KEY).sub("_", name) or "_"
     if not (fixed[0].isalpha() or fixed[0] == "_"):
         fixed = "_" + fixed
     return fixed[:max_length]

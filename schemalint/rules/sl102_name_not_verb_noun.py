@@ -1,10 +1,10 @@
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from functools import cached_property
 
 from schemalint.diagnostics import Finding
+from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import Severity, Tool
 from schemalint.rules.base import LintContext, ToolRule, rule_options
 from schemalint.rules.sl101_generic_tool_name import GENERIC_WORDS
@@ -13,7 +13,7 @@ from schemalint.text import ALL_VERBS, is_verb_like, merged, split_name, words_i
 _GENERIC_WORDS = frozenset(GENERIC_WORDS)
 #: the first word of a description (after a bracketed tag such as "[Beta]"), a word on its own: not
 #: an acronym ("ECS tool") or part of a compound ("Task-aware")
-_OPENING_WORD = re.compile(r"\W*(?:\[[^\]]*\]\W*)?([A-Za-z][a-z]+)[\s,]")
+_OPENING_WORD = LazyPattern(r"\W*(?:\[[^\]]*\]\W*)?([A-Za-z][a-z]+)[\s,]")
 
 
 @rule_options

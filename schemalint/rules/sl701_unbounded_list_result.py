@@ -24,7 +24,7 @@ _BOUNDED_FIELD_WORDS = word_set("template templates preset presets diagnostics e
 _REPORTING_VERBS = word_set("describe validate verify check lint inspect")
 #: the action of a tool that reads the one thing it is named (`get_group(group_name)`): its lists are that thing's parts
 _ONE_THING_VERBS = word_set("get fetch read retrieve show view")
-_PLURAL = re.compile(r"[^su]s$")
+_PLURAL = LazyPattern(r"[^su]s$")
 _STATED_BOUND = LazyPattern(
     r"\b(?:at most|up to|no more than|maximum of|limited to|capped at|first)\s+\d+", re.IGNORECASE
 )
