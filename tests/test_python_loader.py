@@ -799,3 +799,31 @@ def test_statements_nothing_reads_are_left_out_of_the_parse_without_changing_the
     assert left_out == extracted()
     assert [name for name, _ in left_out[2]] == ["add_entry", "audit"]
     assert left_out[2][0][1]["properties"]["limit"]["default"] == 50
+
+
+def test_a_decorator_written_below_its_at_sign_is_kept_whole() -> None:
+    """CPython gives such a decorator the line of its expression, not of its `@`; the statement must still
+    be read or left out whole, never cut below the `@`."""
+    source = textwrap.dedent(
+        """\
+        import functools
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("demo")
+
+
+        @(
+            functools.cache
+        )
+        def helper() -> int:
+            return 1
+
+
+        @mcp.tool()
+        def get_order(order_id: str) -> str:
+            \"\"\"Look up one order by its id.\"\"\"
+            return order_id
+        """
+    )
+    document = load_python(source, "server.py")
+    assert [tool.name for tool in detect_tools(document)] == ["get_order"]

@@ -335,8 +335,8 @@ def _first_lines(module: cst.Module, text: str, statements: list[ast.stmt]) -> l
     starts: list[int] = []
     previous_end = 0
     for node in statements:
-        start = _first_line(node)
-        if start != node.lineno and not lines[start - 1].lstrip().startswith("@"):
+        start = _first_line(node, lines)
+        if start is None:
             return None
         if start != previous_end:  # `a = 1; b = 2` is one libcst statement line
             starts.append(start)
@@ -520,7 +520,12 @@ def _without_unread_statements(text: str, body: list[ast.stmt]) -> tuple[str, li
     if _LONE_CR.search(text):
         return text, body
     lines = _LINE_ENDS.split(text)
-    spans = [(_first_line(statement), statement.end_lineno or statement.lineno) for statement in body]
+    spans: list[tuple[int, int]] = []
+    for statement in body:
+        start = _first_line(statement, lines)
+        if start is None:  # the blanking would start below the `@` and leave it behind
+            return text, body
+        spans.append((start, statement.end_lineno or statement.lineno))
     facts = [_Facts(statement) for statement in body]
     tool_names = {"tool"}.union(*(fact.tool_aliases for fact in facts))
     binders: dict[str, list[int]] = {}
@@ -551,9 +556,14 @@ def _without_unread_statements(text: str, body: list[ast.stmt]) -> tuple[str, li
     return "".join(lines), [statement for index, statement in enumerate(body) if index in read]
 
 
-def _first_line(statement: ast.stmt) -> int:
+def _first_line(statement: ast.stmt, lines: list[str]) -> int | None:
+    """The line a statement starts on, its decorators included; None when CPython's line for the first
+    decorator is not its `@` line (a decorator expression that starts below its `@`)."""
     decorators = getattr(statement, "decorator_list", None)
-    return decorators[0].lineno if decorators else statement.lineno
+    if not decorators:
+        return statement.lineno
+    start: int = decorators[0].lineno
+    return start if lines[start - 1].lstrip().startswith("@") else None
 
 
 class _Facts:
