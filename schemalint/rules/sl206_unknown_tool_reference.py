@@ -224,27 +224,30 @@ class UnknownToolReference(ToolSetRule):
     def check(self, toolset: ToolSet, context: LintContext) -> Iterable[Finding]:
         known = _KnownNames(toolset.tools)
         for tool in toolset.tools:
-            if not tool.description or tool.description_pointer is None:
+            yield from self._check_tool(tool, known)
+
+    def _check_tool(self, tool: Tool, known: _KnownNames) -> Iterable[Finding]:
+        if not tool.description or tool.description_pointer is None:
+            return
+        own_words: set[str] | None = None  # walked only when a reference is not a known tool (rare)
+        reported: set[str] = set()
+        for name in referenced_tool_names(analysed(tool.description)):
+            lowered = name.lower()
+            if lowered in reported or not known.could_name_a_tool(name) or known.knows(name):
                 continue
-            own_words: set[str] | None = None  # walked only when a reference is not a known tool (rare)
-            reported: set[str] = set()
-            for name in referenced_tool_names(analysed(tool.description)):
-                lowered = name.lower()
-                if lowered in reported or not known.could_name_a_tool(name) or known.knows(name):
-                    continue
-                if own_words is None:
-                    own_words = {_normal(w) for w in _schema_words(tool.parameters)}
-                if _normal(name) in own_words or self._is_own_action(tool, name):
-                    continue
-                reported.add(lowered)
-                from_python = tool.dialect is Dialect.PYTHON
-                yield Finding(
-                    f"description of `{tool.display_name}` refers to `{name}`, which is not a tool in this set"
-                    + (" (if another module defines it, group the files with `toolsets`)" if from_python else ""),
-                    tool.description_pointer,
-                    severity=Severity.INFO if from_python else None,
-                    data={"tool": tool.name, "reference": name, "path": tool.path},
-                )
+            if own_words is None:
+                own_words = {_normal(w) for w in _schema_words(tool.parameters)}
+            if _normal(name) in own_words or self._is_own_action(tool, name):
+                continue
+            reported.add(lowered)
+            from_python = tool.dialect is Dialect.PYTHON
+            yield Finding(
+                f"description of `{tool.display_name}` refers to `{name}`, which is not a tool in this set"
+                + (" (if another module defines it, group the files with `toolsets`)" if from_python else ""),
+                tool.description_pointer,
+                severity=Severity.INFO if from_python else None,
+                data={"tool": tool.name, "reference": name, "path": tool.path},
+            )
 
     @staticmethod
     def _is_own_action(tool: Tool, name: str) -> bool:
