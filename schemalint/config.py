@@ -20,7 +20,7 @@ from schemalint.model import Severity
 from schemalint.paths import matches_any
 from schemalint.presets import DEFAULT_PRESETS, PRESETS, Preset, preset_codes
 from schemalint.rules import RULE_INDEX, rules_by_code
-from schemalint.rules.base import FixtureRule, NodeDispatch, NodeRule, RequestRule, Rule, Scope, ToolRule, ToolSetRule
+from schemalint.rules.base import FixtureRule, NodeDispatch, NodeRule, RequestRule, Rule, ToolRule, ToolSetRule
 
 if TYPE_CHECKING:
     from schemalint.diagnostics import Finding
@@ -111,10 +111,6 @@ class Config:
         return {key: value for key, value in self.__dict__.items() if key != "rule_set"}
 
 
-#: the scopes of the rules RuleSet runs; the others are emitted by the engine or by `schemalint diff`
-_CHECKING_SCOPES = (Scope.NODE, Scope.TOOL, Scope.TOOLSET, Scope.REQUEST, Scope.FIXTURE)
-
-
 class RuleSet:
     """The enabled rule instances for one configuration, with their configured severities."""
 
@@ -123,11 +119,10 @@ class RuleSet:
         self.enabled = frozenset(enabled)
         self.instances: list[Rule] = []
         for code, entry in sorted(enabled.items()):
-            if entry.scope in _CHECKING_SCOPES:  # engine (SL0xx) and diff (SL9xx) rules are not instantiated
-                rule_class = rules_by_code()[code]
+            if entry.checks:
+                rule = rules_by_code()[code]
                 setting = config.rules.get(code, RuleSetting())
-                options = build_options(rule_class, setting.options, f"rules.{code}")
-                self.instances.append(rule_class(options))
+                self.instances.append(rule(build_options(rule, setting.options, f"rules.{code}")))
         self.severities = {code: s.severity for code, s in config.rules.items() if s.severity is not None}
         self.promoted = config.promoted
         self.tool_rules = [r for r in self.instances if isinstance(r, ToolRule)]

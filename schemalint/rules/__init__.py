@@ -1,22 +1,21 @@
 """The rule registry: every module `schemalint/rules/sl<NNN>_<slug>.py` defines exactly one Rule.
 
-Adding a rule is adding a module and regenerating the index `_index.py` (code, slug and scope of
-every rule): `SCHEMALINT_UPDATE_SNAPSHOTS=1 pytest tests/test_rule_index.py`; that test fails until
-the index matches the modules. Selectors are resolved on the index, and a rule's module is imported
-only when its class is asked for, so a run imports the rules it runs and no others (`check` never
-imports the diff rules).
+Adding a rule is adding a module: the index (code and slug of every rule) is read from the module
+names, `sl301_nesting_too_deep.py` being SL301 `nesting-too-deep`. Selectors are resolved on the
+index, and a rule's module is imported only when its class is asked for, so a run imports the rules
+it runs and no others (`check` never imports the diff rules).
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import re
 from collections.abc import Iterator, Mapping
 from functools import cache, lru_cache
 from typing import NamedTuple
 
-from schemalint.rules._index import RULES
-from schemalint.rules.base import Rule, Scope
+from schemalint.rules.base import Rule
 
 
 class RuleEntry(NamedTuple):
@@ -24,15 +23,23 @@ class RuleEntry(NamedTuple):
 
     code: str
     slug: str
-    scope: Scope
 
     @property
     def module(self) -> str:
         return f"{__name__}.sl{self.code[2:]}_{self.slug.replace('-', '_')}"
 
+    @property
+    def checks(self) -> bool:
+        """Whether the rule checks definitions: SL0xx are emitted by the engine, SL9xx by `schemalint diff`."""
+        return self.code[2] not in "09"
+
 
 #: every rule, ordered by code
-RULE_INDEX: tuple[RuleEntry, ...] = tuple(RuleEntry(code, slug, Scope[scope]) for code, slug, scope in RULES)
+RULE_INDEX: tuple[RuleEntry, ...] = tuple(
+    RuleEntry(f"SL{name[2:5]}", name[6:-3].replace("_", "-"))
+    for name in sorted(os.listdir(os.path.dirname(__file__)))
+    if re.fullmatch(r"sl\d{3}_\w+\.py", name)
+)
 _ENTRY_BY_CODE = {entry.code: entry for entry in RULE_INDEX}
 _ENTRY_BY_SLUG = {entry.slug: entry for entry in RULE_INDEX}
 
