@@ -38,7 +38,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from schemalint.model import Dialect, Severity
-from schemalint.rules import rules_by_code
+from schemalint.rules import find_rule
 from schemalint.sdk_rewrites import SDK_MODELS, SdkModel, outcome
 from schemalint.testing import run_rule
 
@@ -254,7 +254,7 @@ def schemalint_errors(schema: Schema, target: str) -> list[str]:
     tool = {"name": "tool", "description": "A tool.", "parameters": schema}
     errors: list[str] = []
     for code in VERDICT_RULES:
-        rule_class = rules_by_code().get(code)
+        rule_class = find_rule(code)
         if rule_class is None:
             continue
         for finding in run_rule(rule_class(), [tool], DIALECT[target], (target,)):

@@ -19,7 +19,7 @@ from schemalint.loaders.discover import DEFAULT_INCLUDE
 from schemalint.model import Severity
 from schemalint.paths import matches_any
 from schemalint.presets import DEFAULT_PRESETS, PRESETS, Preset, preset_codes
-from schemalint.rules import RULE_INDEX, rules_by_code
+from schemalint.rules import RULE_INDEX, rule_class
 from schemalint.rules.base import FixtureRule, NodeDispatch, NodeRule, RequestRule, Rule, ToolRule, ToolSetRule
 
 if TYPE_CHECKING:
@@ -120,7 +120,7 @@ class RuleSet:
         self.instances: list[Rule] = []
         for code, entry in sorted(enabled.items()):
             if entry.checks:
-                rule = rules_by_code()[code]
+                rule = rule_class(code)
                 setting = config.rules.get(code, RuleSetting())
                 self.instances.append(rule(build_options(rule, setting.options, f"rules.{code}")))
         self.severities = {code: s.severity for code, s in config.rules.items() if s.severity is not None}

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from schemalint import __version__
-from schemalint.rules import all_rules, rules_by_code
+from schemalint.rules import all_rules, find_rule
 from schemalint.rules.base import Rule, Scope
 
 DOCS_URL_ENV = "SCHEMALINT_DOCS_URL"
@@ -39,7 +39,7 @@ def rule_page(code: str, slug: str) -> str:
 def catalogue_folder(code: str, slug: str) -> str:
     """The rule's folder in the repository's catalogue; for a change rule (SL9xx), which compares two
     versions and has no folder, the catalogue itself, whose index names it."""
-    rule = rules_by_code().get(code)
+    rule = find_rule(code)
     return "rules/" if rule is not None and rule.scope is Scope.CHANGE else f"rules/{code}-{slug}/"
 
 

@@ -23,7 +23,7 @@ from schemalint.loaders import Document, LoadError
 from schemalint.loaders.discover import SourceFile, discover, parse_document, read_source, source_format
 from schemalint.model import EvalFixture, Request, Span, Tool, ToolSet, parent_pointer, pointer_owner
 from schemalint.paths import display_path, matches_any, resolve_path
-from schemalint.rules import rules_by_code
+from schemalint.rules import rule_class
 from schemalint.rules.base import (
     LintContext,
     Rule,
@@ -179,7 +179,7 @@ def _detect(source: SourceResult, document: Document) -> SourceResult:
 
 
 def _engine_diagnostic(code: str, message: str, path: str, span: Span) -> Diagnostic:
-    rule = rules_by_code()[code]
+    rule = rule_class(code)
     return Diagnostic(code, rule.slug, rule.severity, message, path, span, "")
 
 
@@ -399,7 +399,7 @@ def check_toolset(toolset: ToolSet, members: list[SourceResult], cache: FindingC
         _place_request_findings(source, source.config.rule_set)
         if source.document is not None:
             for code, finding in source.document.notes:
-                _place(rules_by_code()[code], finding, source, source.config.rule_set, None)
+                _place(rule_class(code), finding, source, source.config.rule_set, None)
 
 
 def filter_findings(sources: Sequence[SourceResult], report_unused_ignores: bool) -> LintResult:

@@ -293,9 +293,9 @@ def _selects_enabled(selectors: Sequence[str], enabled: frozenset[str]) -> bool:
 
 
 def _unused(config: Config, path: str, span: Span, message: str) -> Diagnostic:
-    from schemalint.rules import rules_by_code
+    from schemalint.rules import rule_class
 
-    rule = rules_by_code()[UNUSED_CODE]
+    rule = rule_class(UNUSED_CODE)
     setting = config.rules.get(UNUSED_CODE)
     severity: Severity = (setting.severity if setting is not None else None) or rule.severity
     return Diagnostic(UNUSED_CODE, rule.slug, severity, message, path, span, "")

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from schemalint.model import Dialect
-from schemalint.rules import all_rules, rules_by_code
+from schemalint.rules import all_rules, rule_class
 from schemalint.rules.base import Rule, Scope, option_docs
 from schemalint.testing import run_rule
 
@@ -108,12 +108,12 @@ def test_options_are_documented_once(rule: type[Rule]) -> None:
 
 
 def test_options_section_shows_type_default_and_docstring() -> None:
-    docs = rules_by_code()["SL106"].docs()
+    docs = rule_class("SL106").docs()
     assert docs.index("## Use instead") < docs.index("## Options") < docs.index("## Severity")
     assert "- `allow-described-single-letters` (bool, default true): Accept a one-letter name" in docs
     assert "- `extend-vague-words` (list of str, default `[]`): Words added to `vague-words`." in docs
     assert "- `vague-words` (list of str): Words that say nothing" in docs
-    sl208 = rules_by_code()["SL208"].docs()
+    sl208 = rule_class("SL208").docs()
     assert "- `max-length` (int, default none):" in sl208 and "`max-description-length`" in sl208
 
 

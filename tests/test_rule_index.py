@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import schemalint.rules
-from schemalint.rules import RULE_INDEX, all_rules, match_selector, rules_by_code
+from schemalint.rules import RULE_INDEX, all_rules, find_rule, match_selector
 from schemalint.rules.base import Rule, Scope
 
 from .conftest import REPO
@@ -38,8 +38,9 @@ def test_each_module_defines_exactly_its_indexed_rule() -> None:
 
 
 def test_lookups_by_code_slug_and_prefix() -> None:
-    assert rules_by_code()["SL301"].slug == "nesting-too-deep"
-    assert "SL999" not in rules_by_code()
+    rule = find_rule("SL301")
+    assert rule is not None and rule.slug == "nesting-too-deep"
+    assert find_rule("SL999") is None
     assert [e.code for e in match_selector("nesting-too-deep")] == ["SL301"]
     assert [e.code for e in match_selector("sl30")] == [f"SL30{n}" for n in range(1, 10)]
     assert len(match_selector("ALL")) == len(RULE_INDEX)

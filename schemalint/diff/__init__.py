@@ -19,7 +19,7 @@ from schemalint.engine import ConfigResolver, LintOptions, LintResult, SourceRes
 from schemalint.loaders import Document
 from schemalint.model import Severity, Tool
 from schemalint.paths import split_git_spec
-from schemalint.rules import rules_by_code
+from schemalint.rules import rule_class
 
 __all__ = ["SourceError", "compare_tools", "diff", "diff_sources", "load_side", "run_diff"]
 
@@ -83,7 +83,7 @@ def diff_sources(
         if identity in seen:  # one $def reached through two parameters is reported once
             continue
         seen.add(identity)
-        rule = rules_by_code()[change.code]
+        rule = rule_class(change.code)
         diagnostics.append(
             Diagnostic(
                 code=rule.code,

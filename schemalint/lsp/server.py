@@ -30,7 +30,7 @@ from schemalint.loaders.discover import FORMAT_BY_SUFFIX, source_format
 from schemalint.lsp.edits import SourceLines, TextEdit, disable_comment_edit, fix_edits
 from schemalint.model import Severity
 from schemalint.paths import matches_any
-from schemalint.rules import find_rule, rules_by_code
+from schemalint.rules import find_entry, find_rule
 
 logger = logging.getLogger(__name__)
 
@@ -77,7 +77,7 @@ class SchemalintServer(LanguageServer):
         #: setting (a base URL or a `{code}`/`{slug}` template, as schemalint.docs_site reads them)
         self.docs_url = ""
         self.report_timing = False
-        self.save_only_codes = tuple(code for code in SAVE_ONLY_CANDIDATES if code in rules_by_code())
+        self.save_only_codes = tuple(code for code in SAVE_ONLY_CANDIDATES if find_entry(code) is not None)
 
     @property
     def encoding(self) -> str:

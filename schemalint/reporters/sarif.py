@@ -30,9 +30,9 @@ _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: 
 
 def _rule_descriptor(code: str, docs_url: str) -> dict[str, Any]:
     from schemalint.docs_site import catalogue_folder, rule_url
-    from schemalint.rules import rules_by_code
+    from schemalint.rules import find_rule
 
-    rule = rules_by_code().get(code)
+    rule = find_rule(code)
     if rule is None:  # a diagnostic from a rule that is not registered here (e.g. a plugin): still valid
         return {"id": code}
     docs = rule.docs()

@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib
 import os
 import re
-from collections.abc import Iterator, Mapping
 from functools import cache, lru_cache
 from typing import NamedTuple
 
@@ -62,28 +61,6 @@ def rule_class(code: str) -> type[Rule]:
 def all_rules() -> tuple[type[Rule], ...]:
     """Every registered rule class, ordered by code (imports every rule module)."""
     return tuple(rule_class(entry.code) for entry in RULE_INDEX)
-
-
-class _RulesByCode(Mapping[str, type[Rule]]):
-    """Rule classes by code; a class is imported when it is looked up."""
-
-    def __getitem__(self, code: str) -> type[Rule]:
-        if code not in _ENTRY_BY_CODE:
-            raise KeyError(code)
-        return rule_class(code)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(_ENTRY_BY_CODE)
-
-    def __len__(self) -> int:
-        return len(_ENTRY_BY_CODE)
-
-
-_RULES_BY_CODE = _RulesByCode()
-
-
-def rules_by_code() -> Mapping[str, type[Rule]]:
-    return _RULES_BY_CODE
 
 
 def find_entry(name: str) -> RuleEntry | None:
