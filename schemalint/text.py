@@ -76,12 +76,6 @@ def words_in(words: Sequence[str], vocabulary: frozenset[str]) -> bool:
     return bool(words) and vocabulary.issuperset(words)
 
 
-def merged(default: Iterable[str], extension: Iterable[str]) -> frozenset[str]:
-    """A default word list plus a user's `extend-*` list, lower-cased (a rule keeps its own; see
-    the rules' cached properties)."""
-    return frozenset(w.lower() for w in (*default, *extension))
-
-
 # --------------------------------------------------------------------------------------------
 # Verbs
 # --------------------------------------------------------------------------------------------

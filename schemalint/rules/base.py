@@ -16,7 +16,7 @@ import json
 import re
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
-from functools import cache
+from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from schemalint.model import EvalFixture, Request, SchemaNode, Severity, Tool, ToolSet
@@ -62,6 +62,17 @@ def rule_options(cls: type[_Options]) -> type[_Options]:
 @rule_options
 class NoOptions:
     pass
+
+
+def vocabulary(words: str | Iterable[str], extend: str) -> cached_property[frozenset[str]]:
+    """A rule's word list, built once per rule: `words` (an option's name, or fixed words) plus the
+    words of the option `extend` (a user's `extend-*` list), lower-cased."""
+
+    def build(rule: Rule) -> frozenset[str]:
+        default = getattr(rule.options, words) if isinstance(words, str) else words
+        return frozenset(w.lower() for w in (*default, *getattr(rule.options, extend)))
+
+    return cached_property(build)
 
 
 _NO_TARGETS: frozenset[str] = frozenset()

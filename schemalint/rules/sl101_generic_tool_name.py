@@ -1,12 +1,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cached_property
 
 from schemalint.diagnostics import Finding
 from schemalint.model import Severity, Tool
-from schemalint.rules.base import LintContext, ToolRule, rule_options
-from schemalint.text import merged, split_name, words_in
+from schemalint.rules.base import LintContext, ToolRule, rule_options, vocabulary
+from schemalint.text import split_name, words_in
 
 GENERIC_WORDS = tuple(
     """
@@ -62,9 +61,7 @@ class GenericToolName(ToolRule):
     summary = "the tool name is made only of generic words (search, query, get_data, run_tool...)"
     Options = Options
 
-    @cached_property
-    def generic_words(self) -> frozenset[str]:
-        return merged(self.options.generic_words, self.options.extend_generic_words)
+    generic_words = vocabulary("generic_words", "extend_generic_words")
 
     def check(self, tool: Tool, context: LintContext) -> Iterable[Finding]:
         if not tool.name or tool.name_pointer is None:

@@ -1,14 +1,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cached_property
 
 from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import Severity, Tool
-from schemalint.rules.base import LintContext, ToolRule, rule_options
+from schemalint.rules.base import LintContext, ToolRule, rule_options, vocabulary
 from schemalint.rules.sl101_generic_tool_name import GENERIC_WORDS
-from schemalint.text import ALL_VERBS, is_verb_like, merged, split_name, words_in
+from schemalint.text import ALL_VERBS, is_verb_like, split_name, words_in
 
 _GENERIC_WORDS = frozenset(GENERIC_WORDS)
 #: the first word of a description (after a bracketed tag such as "[Beta]"), a word on its own: not
@@ -62,9 +61,7 @@ class NameNotVerbNoun(ToolRule):
     summary = "the tool name does not read as verb + object"
     Options = Options
 
-    @cached_property
-    def verbs(self) -> frozenset[str]:
-        return merged(ALL_VERBS, self.options.extend_verbs)
+    verbs = vocabulary(ALL_VERBS, "extend_verbs")
 
     def check(self, tool: Tool, context: LintContext) -> Iterable[Finding]:
         if not tool.name or tool.name_pointer is None:

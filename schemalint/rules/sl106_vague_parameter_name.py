@@ -1,12 +1,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cached_property
 
 from schemalint.diagnostics import Finding
 from schemalint.model import JSON, SchemaNode, Severity
-from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options
-from schemalint.text import description_of, merged, sibling_names, split_name, text_units, words_in
+from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options, vocabulary
+from schemalint.text import description_of, sibling_names, split_name, text_units, words_in
 
 VAGUE_WORDS = tuple(
     """
@@ -105,9 +104,7 @@ class VagueParameterName(NodeRule):
     nodes = Nodes.PROPERTIES
     Options = Options
 
-    @cached_property
-    def vague_words(self) -> frozenset[str]:
-        return merged(self.options.vague_words, self.options.extend_vague_words)
+    vague_words = vocabulary("vague_words", "extend_vague_words")
 
     def applies_to_name(self, name: str) -> bool:
         return _is_single_letter(name) or words_in(split_name(name), self.vague_words)

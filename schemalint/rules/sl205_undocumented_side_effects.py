@@ -5,14 +5,13 @@ from functools import cached_property
 
 from schemalint.diagnostics import Finding
 from schemalint.model import Severity, Tool
-from schemalint.rules.base import LintContext, ToolRule, rule_options
+from schemalint.rules.base import LintContext, ToolRule, rule_options, vocabulary
 from schemalint.text import (
     ALL_VERBS,
     WRITING_VERBS,
     action_verb,
     analysed,
     hands_off,
-    merged,
     split_name,
     text_mentions_side_effects,
 )
@@ -40,9 +39,7 @@ class WritingVerbs:
 
     options: Options
 
-    @cached_property
-    def writing_verbs(self) -> frozenset[str]:
-        return merged(self.options.writing_verbs, self.options.extend_writing_verbs)
+    writing_verbs = vocabulary("writing_verbs", "extend_writing_verbs")
 
     @cached_property
     def _verbs(self) -> frozenset[str]:

@@ -1,16 +1,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cached_property
 
 from schemalint.diagnostics import Finding
 from schemalint.model import JSON, SchemaNode, Severity, schema_types
-from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options
+from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options, vocabulary
 from schemalint.text import (
     description_of,
     is_constrained_string,
     last_word_in,
-    merged,
     text_gives_example_or_format,
 )
 
@@ -70,9 +68,7 @@ class IdentifierWithoutFormat(NodeRule):
     types = frozenset({"string", "array"})  # an id string, or an array of them
     Options = Options
 
-    @cached_property
-    def identifier_words(self) -> frozenset[str]:
-        return merged(IDENTIFIER_WORDS, self.options.extend_identifier_words)
+    identifier_words = vocabulary(IDENTIFIER_WORDS, "extend_identifier_words")
 
     def applies_to_name(self, name: str) -> bool:
         return last_word_in(name, self.identifier_words)

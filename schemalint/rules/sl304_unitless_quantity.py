@@ -2,14 +2,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from functools import cached_property
 
 from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import SchemaNode, Severity
-from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options
+from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options, vocabulary
 from schemalint.text import (
-    merged,
     name_has_unit,
     name_style,
     sibling_names,
@@ -143,9 +141,7 @@ class UnitlessQuantity(NodeRule):
     types = frozenset({"number", "integer"})
     Options = Options
 
-    @cached_property
-    def quantity_words(self) -> frozenset[str]:
-        return merged(self.options.quantity_words, self.options.extend_quantity_words)
+    quantity_words = vocabulary("quantity_words", "extend_quantity_words")
 
     def _quantity(self, words: Sequence[str]) -> str | None:
         """The quantity word of a name that states no unit (`timeout`, not `timeout_ms`, `timeout_s`,

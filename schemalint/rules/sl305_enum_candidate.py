@@ -2,13 +2,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from functools import cached_property
 
 from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import SchemaNode, Severity
-from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options
-from schemalint.text import is_constrained_string, last_word_in, lists_values, merged
+from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options, vocabulary
+from schemalint.text import is_constrained_string, last_word_in, lists_values
 
 ENUM_WORDS = tuple(
     """
@@ -73,9 +72,7 @@ class EnumCandidate(NodeRule):
     types = frozenset({"string"})
     Options = Options
 
-    @cached_property
-    def enum_words(self) -> frozenset[str]:
-        return merged(self.options.enum_words, self.options.extend_enum_words)
+    enum_words = vocabulary("enum_words", "extend_enum_words")
 
     def check(self, node: SchemaNode, context: LintContext) -> Iterable[Finding]:
         name = node.property_name or ""

@@ -2,17 +2,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from functools import cached_property
 
 from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import SchemaNode, Severity, schema_types
-from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options
+from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options, vocabulary
 from schemalint.text import (
     description_of,
     is_constrained_string,
     last_word_in,
-    merged,
     sibling_names,
     split_name,
 )
@@ -100,9 +98,7 @@ class UnconstrainedPath(NodeRule):
     types = frozenset({"string", "array"})  # a path string, or an array of them
     Options = Options
 
-    @cached_property
-    def path_words(self) -> frozenset[str]:
-        return merged(PATH_WORDS, self.options.extend_path_words)
+    path_words = vocabulary(PATH_WORDS, "extend_path_words")
 
     def applies_to_name(self, name: str) -> bool:
         return last_word_in(name, self.path_words)

@@ -2,14 +2,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from functools import cached_property
 from typing import Any
 
 from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import Severity, Tool, is_mapping, join_pointer, schema_types
-from schemalint.rules.base import LintContext, ToolRule, rule_options
-from schemalint.text import action_verb, merged, split_name, word_set
+from schemalint.rules.base import LintContext, ToolRule, rule_options, vocabulary
+from schemalint.text import action_verb, split_name, word_set
 
 #: words of a result field that tells how many there are or how to get the rest
 CONTINUATION_WORDS = word_set(
@@ -86,9 +85,7 @@ class UnboundedListResult(ToolRule):
     summary = "a tool returns a list of records with no bound, count or continuation"
     Options = Options
 
-    @cached_property
-    def continuation_words(self) -> frozenset[str]:
-        return merged(self.options.continuation_words, self.options.extend_continuation_words)
+    continuation_words = vocabulary("continuation_words", "extend_continuation_words")
 
     def check(self, tool: Tool, context: LintContext) -> Iterable[Finding]:
         output = tool.output_schema

@@ -2,14 +2,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from functools import cached_property
 
 from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import Severity, Tool, is_mapping
 from schemalint.rules._retries import has_idempotency_key, states_safe_retry
-from schemalint.rules.base import LintContext, ToolRule, rule_options
-from schemalint.text import ALL_VERBS, action_verb, analysed, hands_off, merged, split_name, word_set
+from schemalint.rules.base import LintContext, ToolRule, rule_options, vocabulary
+from schemalint.text import ALL_VERBS, action_verb, analysed, hands_off, split_name, word_set
 
 #: verbs whose repetition does something twice: a second order, payment, message or booking
 REPEAT_UNSAFE_VERBS = word_set(
@@ -94,9 +93,7 @@ class MissingIdempotencyKey(ToolRule):
     summary = "a tool that creates, pays, sends or books takes no idempotency key and says nothing of retries"
     Options = Options
 
-    @cached_property
-    def unsafe_verbs(self) -> frozenset[str]:
-        return merged(self.options.verbs, self.options.extend_verbs)
+    unsafe_verbs = vocabulary("verbs", "extend_verbs")
 
     def check(self, tool: Tool, context: LintContext) -> Iterable[Finding]:
         words = split_name(tool.name or "")
