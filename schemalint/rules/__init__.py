@@ -1,9 +1,9 @@
 """The rule registry: every module `schemalint/rules/sl<NNN>_<slug>.py` defines exactly one Rule.
 
-Adding a rule is adding a module: the index (code and slug of every rule) is read from the module
-names, `sl301_nesting_too_deep.py` being SL301 `nesting-too-deep`. Selectors are resolved on the
-index, and a rule's module is imported only when its class is asked for, so a run imports the rules
-it runs and no others (`check` never imports the diff rules).
+Adding a rule is adding a module: its name gives the rule its code and slug (`sl301_nesting_too_deep.py`
+holds SL301, `nesting-too-deep`), and the index of every rule is read from the module names. Selectors
+are resolved on the index, and a rule's module is imported only when its class is asked for, so a run
+imports the rules it runs and no others (`check` never imports the diff rules).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import re
 from functools import cache, lru_cache
 from typing import NamedTuple
 
-from schemalint.rules.base import Rule
+from schemalint.rules.base import Rule, code_and_slug
 
 
 class RuleEntry(NamedTuple):
@@ -35,9 +35,9 @@ class RuleEntry(NamedTuple):
 
 #: every rule, ordered by code
 RULE_INDEX: tuple[RuleEntry, ...] = tuple(
-    RuleEntry(f"SL{name[2:5]}", name[6:-3].replace("_", "-"))
+    RuleEntry(*named)
     for name in sorted(os.listdir(os.path.dirname(__file__)))
-    if re.fullmatch(r"sl\d{3}_\w+\.py", name)
+    if name.endswith(".py") and (named := code_and_slug(name[:-3])) is not None
 )
 _ENTRY_BY_CODE = {entry.code: entry for entry in RULE_INDEX}
 _ENTRY_BY_SLUG = {entry.slug: entry for entry in RULE_INDEX}

@@ -99,7 +99,15 @@ class LintContext:
         return any(t.endswith("-strict") for t in self.targets(tool))
 
 
+def code_and_slug(module: str) -> tuple[str, str] | None:
+    """What a rule module's name says: `sl301_nesting_too_deep` holds SL301, `nesting-too-deep`."""
+    if re.fullmatch(r"sl\d{3}_\w+", module) is None:
+        return None
+    return f"SL{module[2:5]}", module[6:].replace("_", "-")
+
+
 class Rule:
+    #: the code and slug of a rule defined in a rule module are its module's (`code_and_slug`)
     code: ClassVar[str]
     slug: ClassVar[str]
     scope: ClassVar[Scope]
@@ -108,6 +116,12 @@ class Rule:
     Options: ClassVar[type] = NoOptions
     #: the kinds of fix the rule offers ("safe", "unsafe"), as its `## Fix safety` docs say
     fixable: ClassVar[tuple[str, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        named = code_and_slug(cls.__module__.rpartition(".")[2])
+        if named is not None:
+            cls.code, cls.slug = named
 
     def __init__(self, options: Any = None) -> None:
         self.options = options if options is not None else self.Options()

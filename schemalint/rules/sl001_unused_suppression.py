@@ -39,7 +39,5 @@ class UnusedSuppression(EngineRule):
     No automatic fix: delete the comment or the entry.
     """
 
-    code = "SL001"
-    slug = "unused-suppression"
     severity = Severity.WARNING
     summary = "a disable comment or ignore that matched nothing"

@@ -28,7 +28,5 @@ class ParseError(EngineRule):
     No automatic fix. The other files are still linted.
     """
 
-    code = "SL002"
-    slug = "parse-error"
     severity = Severity.ERROR
     summary = "file is not valid JSON/YAML/Python; message has line:col"

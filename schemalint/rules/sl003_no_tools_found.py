@@ -30,7 +30,5 @@ class NoToolsFound(EngineRule):
     No automatic fix.
     """
 
-    code = "SL003"
-    slug = "no-tools-found"
     severity = Severity.WARNING
     summary = "a file named on the command line holds no recognisable tool definitions"

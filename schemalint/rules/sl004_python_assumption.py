@@ -49,7 +49,5 @@ class PythonAssumption(EngineRule):
     No fix: the information is not in the file.
     """
 
-    code = "SL004"
-    slug = "python-assumption"
     severity = Severity.INFO
     summary = "a tool extracted from Python relies on something only known at run time; what was assumed"

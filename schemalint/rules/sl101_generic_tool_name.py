@@ -55,8 +55,6 @@ class GenericToolName(ToolRule):
     No automatic fix: a rename is a breaking change for callers (see SL902).
     """
 
-    code = "SL101"
-    slug = "generic-tool-name"
     severity = Severity.WARNING
     summary = "the tool name is made only of generic words (search, query, get_data, run_tool...)"
     Options = Options

@@ -55,8 +55,6 @@ class NameNotVerbNoun(ToolRule):
     No automatic fix: renaming a tool breaks callers.
     """
 
-    code = "SL102"
-    slug = "name-not-verb-noun"
     severity = Severity.INFO
     summary = "the tool name does not read as verb + object"
     Options = Options

@@ -50,8 +50,6 @@ class InvalidToolName(ToolRule):
     unsafe: the name is the tool's API, callers, prompts and evals that use the old name break.
     """
 
-    code = "SL103"
-    slug = "invalid-tool-name"
     severity = Severity.ERROR
     summary = "the tool name breaks a target's name rule (characters or length)"
     fixable = ("unsafe",)

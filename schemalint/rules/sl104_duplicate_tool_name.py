@@ -38,8 +38,6 @@ class DuplicateToolName(ToolSetRule):
     No automatic fix.
     """
 
-    code = "SL104"
-    slug = "duplicate-tool-name"
     severity = Severity.ERROR
     summary = "two tools in one set share a name"
 

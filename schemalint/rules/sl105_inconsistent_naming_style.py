@@ -42,8 +42,6 @@ class InconsistentNamingStyle(ToolSetRule):
     No automatic fix: renaming a tool breaks callers.
     """
 
-    code = "SL105"
-    slug = "inconsistent-naming-style"
     severity = Severity.INFO
     summary = "snake_case, camelCase and kebab-case tool names mixed within one set"
 

@@ -97,8 +97,6 @@ class VagueParameterName(NodeRule):
     No automatic fix: renaming a parameter breaks callers.
     """
 
-    code = "SL106"
-    slug = "vague-parameter-name"
     severity = Severity.WARNING
     summary = "a parameter is named data, input, value, params, args, payload, obj, or one letter"
     nodes = Nodes.PROPERTIES

@@ -49,8 +49,6 @@ class InvalidPropertyName(NodeRule):
     No automatic fix: renaming a parameter changes the tool's interface and every caller.
     """
 
-    code = "SL107"
-    slug = "invalid-property-name"
     severity = Severity.ERROR
     summary = "a property key breaks a target's rule for parameter names"
     nodes = Nodes.PROPERTIES

@@ -32,8 +32,6 @@ class MissingDescription(ToolRule):
     No automatic fix: only you know what the tool is for.
     """
 
-    code = "SL201"
-    slug = "missing-description"
     severity = Severity.ERROR
     summary = "tool has no description"
 

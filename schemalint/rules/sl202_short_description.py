@@ -45,8 +45,6 @@ class ShortDescription(ToolRule):
     No automatic fix: only a person knows what the tool is for.
     """
 
-    code = "SL202"
-    slug = "short-description"
     severity = Severity.WARNING
     summary = "the tool description is too short to say when to use the tool (CJK-aware length)"
     Options = Options

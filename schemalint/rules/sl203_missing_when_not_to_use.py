@@ -47,8 +47,6 @@ class MissingWhenNotToUse(ToolSetRule):
     No automatic fix: only a person knows where the boundaries are.
     """
 
-    code = "SL203"
-    slug = "missing-when-not-to-use"
     severity = Severity.WARNING
     summary = "the description never says when not to use the tool"
     Options = Options

@@ -39,8 +39,6 @@ class MissingParameterDescription(NodeRule):
     No automatic fix.
     """
 
-    code = "SL204"
-    slug = "missing-parameter-description"
     severity = Severity.WARNING
     summary = "a parameter has no description"
     nodes = Nodes.NAMED_PROPERTIES

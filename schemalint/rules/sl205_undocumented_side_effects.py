@@ -89,8 +89,6 @@ class UndocumentedSideEffects(WritingVerbs, ToolRule):
     No automatic fix.
     """
 
-    code = "SL205"
-    slug = "undocumented-side-effects"
     severity = Severity.WARNING
     summary = "a writing tool says nothing of side effects or idempotency"
     Options = Options

@@ -216,8 +216,6 @@ class UnknownToolReference(ToolSetRule):
     No automatic fix.
     """
 
-    code = "SL206"
-    slug = "unknown-tool-reference"
     severity = Severity.WARNING
     summary = "a description names another tool that is not in the set"
 

@@ -60,8 +60,6 @@ class IdentifierWithoutFormat(NodeRule):
     No automatic fix: only the owner knows the id's shape.
     """
 
-    code = "SL207"
-    slug = "identifier-without-format"
     severity = Severity.INFO
     summary = "an id-like string parameter has no pattern, format or example"
     nodes = Nodes.NAMED_PROPERTIES

@@ -48,8 +48,6 @@ class DescriptionTooLong(ToolRule):
     No automatic fix: only a person can decide what to cut.
     """
 
-    code = "SL208"
-    slug = "description-too-long"
     severity = Severity.WARNING
     summary = "the tool description is over a target's limit or the configured budget"
     Options = Options

@@ -46,8 +46,6 @@ class NestingTooDeep(NodeRule):
     No automatic fix: flattening changes the tool's interface.
     """
 
-    code = "SL301"
-    slug = "nesting-too-deep"
     severity = Severity.WARNING
     summary = "objects/arrays nested deeper than max-depth below the parameters object"
     Options = Options

@@ -46,8 +46,6 @@ class CompositionKeyword(NodeRule):
     non-null branch is a plain inline schema whose keywords do not clash with the parent's.
     """
 
-    code = "SL302"
-    slug = "composition-keyword"
     severity = Severity.WARNING
     summary = 'oneOf/anyOf/allOf/not; a nullable union gets the hint type: [T, "null"]'
     fixable = ("safe",)

@@ -43,8 +43,6 @@ class AdditionalPropertiesNotFalse(NodeRule):
     which is the point of the rule.
     """
 
-    code = "SL303"
-    slug = "additional-properties-not-false"
     severity = Severity.WARNING
     summary = "an object schema lacks additionalProperties: false (error under strict)"
     fixable = ("safe",)

@@ -133,8 +133,6 @@ class UnitlessQuantity(NodeRule):
     No automatic fix: only the owner knows the unit.
     """
 
-    code = "SL304"
-    slug = "unitless-quantity"
     severity = Severity.WARNING
     summary = "a numeric quantity (amount, duration, size, weight...) has no unit in its name or description"
     nodes = Nodes.NAMED_PROPERTIES

@@ -64,8 +64,6 @@ class EnumCandidate(NodeRule):
     No automatic fix: only the owner knows the closed set.
     """
 
-    code = "SL305"
-    slug = "enum-candidate"
     severity = Severity.INFO
     summary = "a free string named status/state/type/kind/mode/sort/order/level/priority/currency... has no enum"
     nodes = Nodes.NAMED_PROPERTIES

@@ -77,8 +77,6 @@ class UnboundedCollection(NodeRule):
     the schema cannot tell.
     """
 
-    code = "SL306"
-    slug = "unbounded-collection"
     severity = Severity.WARNING
     summary = "limit/count/page_size/top_k/max_results without maximum; array without maxItems"
     fixable = ("unsafe",)

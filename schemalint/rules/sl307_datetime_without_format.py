@@ -100,8 +100,6 @@ class DatetimeWithoutFormat(NodeRule):
     No automatic fix: `format: date-time` changes what the validator accepts.
     """
 
-    code = "SL307"
-    slug = "datetime-without-format"
     severity = Severity.WARNING
     summary = "a date/time string has no format (date-time/date/time) and no stated ISO 8601 format"
     nodes = Nodes.NAMED_PROPERTIES

@@ -84,8 +84,6 @@ class RefProblem(NodeRule):
     No automatic fix.
     """
 
-    code = "SL308"
-    slug = "ref-problem"
     severity = Severity.ERROR
     summary = "$ref unresolvable or remote (error); recursive or deeper than one hop (warning)"
     nodes = Nodes.OBJECTS

@@ -147,8 +147,6 @@ class InvalidSchema(NodeRule):
     `required` list or values.
     """
 
-    code = "SL309"
-    slug = "invalid-schema"
     severity = Severity.ERROR
     summary = "fails the meta-schema; required names a missing property; enum/default mismatch; non-JSON-Schema types"
     fixable = ("safe",)

@@ -37,8 +37,6 @@ class TooManyParameters(ToolRule):
     No automatic fix.
     """
 
-    code = "SL310"
-    slug = "too-many-parameters"
     severity = Severity.WARNING
     summary = "more than max-parameters (default 10) top-level parameters"
     Options = Options

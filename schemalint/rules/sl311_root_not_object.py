@@ -37,8 +37,6 @@ class RootNotObject(ToolRule):
     No automatic fix.
     """
 
-    code = "SL311"
-    slug = "root-not-object"
     severity = Severity.ERROR
     summary = "the parameters root is not type: object"
 

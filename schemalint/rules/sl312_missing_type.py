@@ -52,8 +52,6 @@ class MissingType(NodeRule):
     type, so the rule does not report them.)
     """
 
-    code = "SL312"
-    slug = "missing-type"
     severity = Severity.WARNING
     summary = "a property has no type (and no enum/const/$ref)"
     fixable = ("safe",)

@@ -55,8 +55,6 @@ class StrictOptionalProperty(NodeRule):
     the fixes one at a time (re-check after each).
     """
 
-    code = "SL401"
-    slug = "strict-optional-property"
     severity = Severity.ERROR
     summary = "OpenAI strict mode: a property is not in `required` (optional must be nullable instead)"
     fixable = ("unsafe",)

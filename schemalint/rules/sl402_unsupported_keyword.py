@@ -81,8 +81,6 @@ class UnsupportedKeyword(NodeRule):
     the description, or restructure the schema).
     """
 
-    code = "SL402"
-    slug = "unsupported-keyword"
     severity = Severity.ERROR
     summary = "a keyword a target rejects or ignores (table in schemalint/providers.py, with sources)"
     nodes = Nodes.OBJECTS

@@ -56,8 +56,6 @@ class ProviderLimitExceeded(ToolSetRule):
     No automatic fix.
     """
 
-    code = "SL403"
-    slug = "provider-limit-exceeded"
     severity = Severity.ERROR
     summary = (
         "a target's limit: tool count, total properties, depth, enum size, strict tools, optional or union parameters"

@@ -71,8 +71,6 @@ class SdkRewrite(ToolRule):
     No automatic fix: the right schema depends on what the constraint was for.
     """
 
-    code = "SL404"
-    slug = "sdk-rewrite"
     severity = Severity.INFO
     summary = "the target's official SDK will silently rewrite this schema (and what is lost)"
     Options = Options

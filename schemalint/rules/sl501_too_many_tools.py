@@ -43,8 +43,6 @@ class TooManyTools(ToolSetRule):
     No automatic fix: regrouping tools changes the interface.
     """
 
-    code = "SL501"
-    slug = "too-many-tools"
     severity = Severity.WARNING
     summary = "a tool set exposes more than max-tools tools (default 30)"
     Options = Options

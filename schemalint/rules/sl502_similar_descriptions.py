@@ -92,8 +92,6 @@ class SimilarDescriptions(ToolSetRule):
     No automatic fix: only the author knows where the boundary between the two tools lies.
     """
 
-    code = "SL502"
-    slug = "similar-descriptions"
     severity = Severity.WARNING
     summary = "two tools' names and descriptions are near-duplicates a model will confuse"
     Options = Options

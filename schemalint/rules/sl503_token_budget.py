@@ -48,8 +48,6 @@ class TokenBudget(ToolSetRule):
     No automatic fix.
     """
 
-    code = "SL503"
-    slug = "token-budget"
     severity = Severity.WARNING
     summary = "the set's definitions are estimated over max-tokens (default 10,000)"
     Options = Options

@@ -53,8 +53,6 @@ class OverlappingParameters(ToolSetRule):
     No automatic fix.
     """
 
-    code = "SL504"
-    slug = "overlapping-parameters"
     severity = Severity.INFO
     summary = "two tools take nearly the same parameters and have similar names: merge or separate"
     Options = Options

@@ -79,8 +79,6 @@ class InstructionInDescription(ToolRule):
     No automatic fix: remove the text and find out how it got there.
     """
 
-    code = "SL601"
-    slug = "instruction-in-description"
     severity = Severity.ERROR
     summary = "prompt-injection / tool-poisoning text in a description"
 

@@ -92,8 +92,6 @@ class HiddenCharacters(ToolRule):
     change). Keys and names are not fixed automatically: renaming changes the interface.
     """
 
-    code = "SL602"
-    slug = "hidden-characters"
     severity = Severity.ERROR
     summary = "zero-width, bidi control, Unicode tag characters or lone surrogates in names, descriptions or enums"
     fixable = ("safe",)

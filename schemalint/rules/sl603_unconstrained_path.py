@@ -90,8 +90,6 @@ class UnconstrainedPath(NodeRule):
     No automatic fix.
     """
 
-    code = "SL603"
-    slug = "unconstrained-path"
     severity = Severity.WARNING
     summary = "a path/file/dir/url parameter has no pattern, enum or format"
     nodes = Nodes.NAMED_PROPERTIES

@@ -73,8 +73,6 @@ class CodeExecutionParameter(NodeRule):
     No automatic fix.
     """
 
-    code = "SL604"
-    slug = "code-execution-parameter"
     severity = Severity.WARNING
     summary = "a parameter takes code, shell commands or SQL"
     nodes = Nodes.NAMED_PROPERTIES

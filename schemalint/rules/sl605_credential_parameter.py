@@ -81,8 +81,6 @@ class CredentialParameter(NodeRule):
     No automatic fix: removing the parameter changes the interface.
     """
 
-    code = "SL605"
-    slug = "credential-parameter"
     severity = Severity.WARNING
     summary = "a password/token/api_key/secret parameter: credentials should not pass through the model"
     nodes = Nodes.NAMED_PROPERTIES

@@ -57,8 +57,6 @@ class AnnotationContradiction(ToolRule):
     No automatic fix: the name or the annotation may be the wrong one.
     """
 
-    code = "SL606"
-    slug = "annotation-contradiction"
     severity = Severity.ERROR
     summary = "MCP annotations contradict the tool (a delete_* tool with readOnlyHint: true)"
 

@@ -79,8 +79,6 @@ class UnboundedListResult(ToolRule):
     No automatic fix: the bound and the continuation are the tool's behaviour.
     """
 
-    code = "SL701"
-    slug = "unbounded-list-result"
     severity = Severity.WARNING
     summary = "a tool returns a list of records with no bound, count or continuation"
     Options = Options

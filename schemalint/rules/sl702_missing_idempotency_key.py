@@ -87,8 +87,6 @@ class MissingIdempotencyKey(ToolRule):
     No automatic fix: the server has to honour the key.
     """
 
-    code = "SL702"
-    slug = "missing-idempotency-key"
     severity = Severity.WARNING
     summary = "a tool that creates, pays, sends or books takes no idempotency key and says nothing of retries"
     Options = Options

@@ -60,8 +60,6 @@ class UnactionableErrorShape(ToolRule):
     No automatic fix: the codes are the tool's behaviour.
     """
 
-    code = "SL703"
-    slug = "unactionable-error-shape"
     severity = Severity.INFO
     summary = "an output schema's error is a bare message with no code, retry flag or hint"
 

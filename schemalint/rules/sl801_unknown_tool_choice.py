@@ -51,8 +51,6 @@ class UnknownToolChoice(RequestRule):
     No automatic fix: which tool was meant is for the author to say.
     """
 
-    code = "SL801"
-    slug = "unknown-tool-choice"
     severity = Severity.ERROR
     summary = "a request's tool choice names a tool the request does not send"
 

@@ -38,8 +38,6 @@ class ToolChoiceNone(RequestRule):
     No automatic fix.
     """
 
-    code = "SL802"
-    slug = "tool-choice-none"
     severity = Severity.INFO
     summary = "a request sends tools but forbids calling any of them"
 

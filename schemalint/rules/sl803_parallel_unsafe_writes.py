@@ -56,8 +56,6 @@ class ParallelUnsafeWrites(WritingVerbs, RequestRule):
     No automatic fix: turning parallel calls off slows down the read-only calls too.
     """
 
-    code = "SL803"
-    slug = "parallel-unsafe-writes"
     severity = Severity.WARNING
     summary = "a request allows parallel calls while it sends writes that are not idempotent"
     Options = Options

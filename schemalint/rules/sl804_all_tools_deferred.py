@@ -37,8 +37,6 @@ class AllToolsDeferred(RequestRule):
     No automatic fix.
     """
 
-    code = "SL804"
-    slug = "all-tools-deferred"
     severity = Severity.ERROR
     summary = "every tool of a request is deferred, or its tool-search tool is: the model has no entry point"
 

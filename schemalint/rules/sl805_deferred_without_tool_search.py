@@ -46,8 +46,6 @@ class DeferredWithoutToolSearch(RequestRule):
     No automatic fix.
     """
 
-    code = "SL805"
-    slug = "deferred-without-tool-search"
     severity = Severity.WARNING
     summary = "a request defers tools but sends no tool-search tool to load them"
 

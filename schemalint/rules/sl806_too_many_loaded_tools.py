@@ -44,8 +44,6 @@ class TooManyLoadedTools(RequestRule):
     No automatic fix: which tools to defer depends on how often they are used.
     """
 
-    code = "SL806"
-    slug = "too-many-loaded-tools"
     severity = Severity.INFO
     summary = "a request loads more than max-loaded-tools tools up front where the API can defer them"
     Options = Options

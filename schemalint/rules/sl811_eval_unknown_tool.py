@@ -41,8 +41,6 @@ class EvalUnknownTool(FixtureRule):
     No automatic fix.
     """
 
-    code = "SL811"
-    slug = "eval-unknown-tool"
     severity = Severity.ERROR
     summary = "an eval case expects a tool the tool set does not have"
 

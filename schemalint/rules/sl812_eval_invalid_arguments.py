@@ -45,8 +45,6 @@ class EvalInvalidArguments(FixtureRule):
     No automatic fix.
     """
 
-    code = "SL812"
-    slug = "eval-invalid-arguments"
     severity = Severity.ERROR
     summary = "an eval case's expected arguments do not validate against the tool's schema"
 

@@ -33,8 +33,6 @@ class EvalUntestedTool(FixtureRule):
     No automatic fix.
     """
 
-    code = "SL813"
-    slug = "eval-untested-tool"
     severity = Severity.WARNING
     summary = "a tool of an eval fixture's set is expected by no case"
 

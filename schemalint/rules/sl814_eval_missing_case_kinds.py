@@ -42,8 +42,6 @@ class EvalMissingCaseKinds(FixtureRule):
     No automatic fix.
     """
 
-    code = "SL814"
-    slug = "eval-missing-case-kinds"
     severity = Severity.INFO
     summary = "an eval fixture has no negative, boundary, adversarial or positive case"
 

@@ -35,8 +35,6 @@ class EvalMissingConfirmationCase(WritingVerbs, FixtureRule):
     No automatic fix.
     """
 
-    code = "SL815"
-    slug = "eval-missing-confirmation-case"
     severity = Severity.INFO
     summary = "a writing tool of an eval fixture's set has no case that expects a confirmation"
     Options = Options

@@ -25,7 +25,5 @@ class ToolRemoved(ChangeRule):
     No automatic fix: only the author knows whether the removal is intended.
     """
 
-    code = "SL901"
-    slug = "tool-removed"
     severity = Severity.ERROR
     summary = "a tool disappeared"

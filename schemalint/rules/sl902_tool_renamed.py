@@ -26,7 +26,5 @@ class ToolRenamed(ChangeRule):
     No automatic fix.
     """
 
-    code = "SL902"
-    slug = "tool-renamed"
     severity = Severity.ERROR
     summary = "a tool was renamed (detected by matching schemas)"

@@ -28,7 +28,5 @@ class RequiredParameterAdded(ChangeRule):
     No automatic fix.
     """
 
-    code = "SL903"
-    slug = "required-parameter-added"
     severity = Severity.ERROR
     summary = "a new required parameter"

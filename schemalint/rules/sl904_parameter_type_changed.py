@@ -41,7 +41,5 @@ class ParameterTypeChanged(ChangeRule):
     No automatic fix.
     """
 
-    code = "SL904"
-    slug = "parameter-type-changed"
     severity = Severity.ERROR
     summary = "a parameter's type changed"

@@ -22,7 +22,5 @@ class EnumValueRemoved(ChangeRule):
     No automatic fix.
     """
 
-    code = "SL905"
-    slug = "enum-value-removed"
     severity = Severity.ERROR
     summary = "an enum lost a value"

@@ -25,7 +25,5 @@ class ParameterRemoved(ChangeRule):
     No automatic fix.
     """
 
-    code = "SL906"
-    slug = "parameter-removed"
     severity = Severity.ERROR
     summary = "a parameter was removed"

@@ -21,7 +21,5 @@ class ParameterBecameRequired(ChangeRule):
     No automatic fix.
     """
 
-    code = "SL907"
-    slug = "parameter-became-required"
     severity = Severity.ERROR
     summary = "optional -> required"

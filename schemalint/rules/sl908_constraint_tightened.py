@@ -34,7 +34,5 @@ class ConstraintTightened(ChangeRule):
     No automatic fix.
     """
 
-    code = "SL908"
-    slug = "constraint-tightened"
     severity = Severity.ERROR
     summary = "maximum/minimum/maxLength/maxItems/pattern/format added or tightened"

@@ -25,7 +25,5 @@ class DescriptionChanged(ChangeRule):
     No automatic fix.
     """
 
-    code = "SL909"
-    slug = "description-changed"
     severity = Severity.WARNING
     summary = "behaviour change: tool choice shifts, re-run the evals"

@@ -22,7 +22,5 @@ class EnumValueAdded(ChangeRule):
     No automatic fix.
     """
 
-    code = "SL910"
-    slug = "enum-value-added"
     severity = Severity.INFO
     summary = "usually safe"

@@ -21,7 +21,5 @@ class OptionalParameterAdded(ChangeRule):
     No automatic fix.
     """
 
-    code = "SL911"
-    slug = "optional-parameter-added"
     severity = Severity.INFO
     summary = "safe"

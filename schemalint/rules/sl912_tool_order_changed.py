@@ -25,7 +25,5 @@ class ToolOrderChanged(ChangeRule):
     No automatic fix.
     """
 
-    code = "SL912"
-    slug = "tool-order-changed"
     severity = Severity.WARNING
     summary = "breaks the prompt cache"

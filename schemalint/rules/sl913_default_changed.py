@@ -22,7 +22,5 @@ class DefaultChanged(ChangeRule):
     No automatic fix.
     """
 
-    code = "SL913"
-    slug = "default-changed"
     severity = Severity.WARNING
     summary = "behaviour change"

@@ -24,7 +24,5 @@ class AnnotationsChanged(ChangeRule):
     No automatic fix.
     """
 
-    code = "SL914"
-    slug = "annotations-changed"
     severity = Severity.WARNING
     summary = "e.g. became destructive, stopped being read-only (E)"

@@ -27,7 +27,5 @@ class OutputSchemaNarrowed(ChangeRule):
     No automatic fix.
     """
 
-    code = "SL915"
-    slug = "output-schema-narrowed"
     severity = Severity.ERROR
     summary = "MCP outputSchema lost a field or changed a type (consumers break)"

@@ -23,7 +23,5 @@ class ToolAdded(ChangeRule):
     No automatic fix.
     """
 
-    code = "SL916"
-    slug = "tool-added"
     severity = Severity.INFO
     summary = "new tool"
