@@ -462,12 +462,15 @@ def lists_values(text: str, loosely: bool = False) -> bool:
 # --------------------------------------------------------------------------------------------
 
 
+def properties_of(schema: JSON) -> Mapping[str, JSON]:
+    """The schema's `properties`; empty when it has none (or it or they are not an object)."""
+    properties = schema.get("properties") if isinstance(schema, Mapping) else None
+    return properties if isinstance(properties, Mapping) else {}
+
+
 def sibling_names(node: SchemaNode) -> list[str]:
     """The other property names of the object that holds this property."""
-    parent = node.parent.schema if node.parent is not None else None
-    properties = parent.get("properties") if isinstance(parent, Mapping) else None
-    if not isinstance(properties, Mapping):
-        return []
+    properties = properties_of(node.parent.schema) if node.parent is not None else {}
     return [name for name in properties if name != node.property_name]
 
 

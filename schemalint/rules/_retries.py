@@ -7,7 +7,7 @@ import re
 
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import Tool, is_mapping
-from schemalint.text import analysed, split_name, word_set
+from schemalint.text import analysed, properties_of, split_name, word_set
 
 #: parameter-name words that make a request its own identity; alone, only the first two do
 _KEY_ALONE = word_set("idempotency idempotent")
@@ -27,10 +27,7 @@ _SAFE_RETRY_ZH = LazyPattern(r"幂等|可(?:以)?安全(?:地)?重试|重复调�
 
 def has_idempotency_key(tool: Tool) -> bool:
     """A top-level parameter such as `idempotency_key`, `client_request_id`, `dedupe_key`, `clientToken`."""
-    properties = tool.parameters.get("properties") if is_mapping(tool.parameters) else None
-    if not is_mapping(properties):
-        return False
-    for name in properties:
+    for name in properties_of(tool.parameters):
         words = set(split_name(name)) if isinstance(name, str) else set()
         if words & _KEY_ALONE or (words & _KEY_OWNER and words & _KEY_WORDS):
             return True

@@ -5,7 +5,7 @@ from collections.abc import Iterable
 from schemalint.diagnostics import Finding
 from schemalint.model import JSON, SchemaNode, Severity
 from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options, vocabulary
-from schemalint.text import description_of, sibling_names, split_name, text_units, words_in
+from schemalint.text import description_of, properties_of, sibling_names, split_name, text_units, words_in
 
 VAGUE_WORDS = tuple(
     """
@@ -47,7 +47,7 @@ def _is_documented(schema: JSON) -> bool:
         return True
     if isinstance(schema, dict) and text_units(description_of(schema.get("items"))) >= 3:
         return True
-    return isinstance(schema, dict) and isinstance(schema.get("properties"), dict) and bool(schema["properties"])
+    return bool(properties_of(schema))
 
 
 @rule_options

@@ -7,7 +7,7 @@ from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import JSON, Dialect, Severity, Tool, ToolSet, mappings_in
 from schemalint.rules.base import LintContext, ToolSetRule
-from schemalint.text import analysed, is_verb_like, lists_values, name_style, split_name
+from schemalint.text import analysed, is_verb_like, lists_values, name_style, properties_of, split_name
 
 # An identifier that can only be a code name: snake_case, kebab-case with an underscore-free
 # word pair, camelCase, or dotted (`math.factorial`).
@@ -78,15 +78,14 @@ def _schema_words(schema: JSON) -> set[str]:
     parameters and in descriptions that list values, anywhere in a schema (they are not tool names)."""
     found: set[str] = set()
     for node in mappings_in(schema):
-        properties = node.get("properties")
-        if isinstance(properties, dict):
-            found.update(properties)
-            for name, value in properties.items():
-                described = value.get("description") if isinstance(value, dict) else None
-                if isinstance(described, str) and (
-                    set(split_name(name)) & _ACTION_PARAMETERS or lists_values(described, loosely=True)
-                ):
-                    found.update(_IDENTIFIER.findall(described))
+        properties = properties_of(node)
+        found.update(properties)
+        for name, value in properties.items():
+            described = value.get("description") if isinstance(value, dict) else None
+            if isinstance(described, str) and (
+                set(split_name(name)) & _ACTION_PARAMETERS or lists_values(described, loosely=True)
+            ):
+                found.update(_IDENTIFIER.findall(described))
         for value in node.get("enum", []) if isinstance(node.get("enum"), list) else []:
             if isinstance(value, str):
                 found.add(value)
@@ -97,8 +96,7 @@ def _schema_words(schema: JSON) -> set[str]:
 
 def _is_multiplexed(tool: Tool) -> bool:
     """A tool with an `action`-like parameter: one tool standing for several operations."""
-    properties = tool.parameters.get("properties") if isinstance(tool.parameters, dict) else None
-    return isinstance(properties, dict) and any(set(split_name(p)) & _ACTION_PARAMETERS for p in properties)
+    return any(set(split_name(p)) & _ACTION_PARAMETERS for p in properties_of(tool.parameters))
 
 
 #: "- list_runs: ...", "* `retry`: ...", "- cancel.project_id: ...": the entries of a description's list

@@ -9,6 +9,7 @@ from schemalint.providers import ANTHROPIC_STRICT, BASE_TARGET, OPENAI_STRICT, T
 from schemalint.rules.base import LintContext, ToolSetRule
 from schemalint.schema_facts import inline_objects, is_union, schema_parts
 from schemalint.targets import finding_severity
+from schemalint.text import properties_of
 
 #: a single string enum longer than this has its total length capped (OpenAI strict)
 LARGE_ENUM_SIZE = 250
@@ -173,8 +174,7 @@ def _measure_openai_strict(parameters: Mapping[str, Any]) -> dict[str, int]:
         if is_mapping(parameters.get(key)):
             strings += sum(len(str(name)) for name in parameters[key])
     for node in mappings_in(parameters, skip=_VALUES):
-        if is_mapping(node.get("properties")):
-            strings += sum(len(str(name)) for name in node["properties"])
+        strings += sum(len(str(name)) for name in properties_of(node))
         enum = node.get("enum")
         if isinstance(enum, list):
             enum_values += len(enum)

@@ -11,6 +11,7 @@ from schemalint.text import (
     description_of,
     is_constrained_string,
     last_word_in,
+    properties_of,
     sibling_names,
     split_name,
 )
@@ -41,10 +42,7 @@ _URL_WORDS = frozenset("url urls uri uris".split())
 
 def _inside_remote_container(node: SchemaNode) -> bool:
     """The tool's name, or a parameter beside this one or at the top level, names a remote container."""
-    names = [node.tool.name or "", *sibling_names(node)]
-    top_level = node.tool.parameters.get("properties") if isinstance(node.tool.parameters, dict) else None
-    if isinstance(top_level, dict):
-        names.extend(top_level)
+    names = [node.tool.name or "", *sibling_names(node), *properties_of(node.tool.parameters)]
     return any(set(split_name(name)) & _CONTAINER_SIBLINGS for name in names)
 
 

@@ -8,7 +8,7 @@ from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import Severity, Tool, is_mapping, join_pointer, schema_types
 from schemalint.rules.base import LintContext, ToolRule, rule_options, vocabulary
-from schemalint.text import action_verb, split_name, word_set
+from schemalint.text import action_verb, properties_of, split_name, word_set
 
 #: words of a result field that tells how many there are or how to get the rest
 CONTINUATION_WORDS = word_set(
@@ -110,9 +110,7 @@ class UnboundedListResult(ToolRule):
         if _is_record_list(output):
             yield pointer, None
             return
-        properties = output.get("properties")
-        if not is_mapping(properties):
-            return
+        properties = properties_of(output)
         fields = [name for name in properties if isinstance(name, str)]
         continued = any(self.continuation_words.intersection(split_name(name)) for name in fields)
         for name in fields:
@@ -132,18 +130,16 @@ def _one_record(output: Mapping[str, Any], parameters: Any) -> bool:
     """The result is one record: it has an `id`, returns the id it was given (`issue_id` in, `issueId` out)
     or the thing it was given by id or name (`team_id` in, `team` out). Its lists are that record's parts
     (an event's attendees, a team's sections), not results that grow."""
-    properties = output.get("properties")
-    given = parameters.get("properties") if is_mapping(parameters) else None
-    given_words = [split_name(name) for name in given if isinstance(name, str)] if is_mapping(given) else []
+    given_words = [split_name(name) for name in properties_of(parameters) if isinstance(name, str)]
     given_things = {words[:-1] for words in given_words if words[-1:] in (("id",), ("name",))}
-    return is_mapping(properties) and any(
+    return any(
         isinstance(name, str)
         and (
             name == "id"
             or (split_name(name)[-1:] == ("id",) and split_name(name) in given_words)
             or split_name(name) in given_things
         )
-        for name in properties
+        for name in properties_of(output)
     )
 
 
@@ -154,23 +150,19 @@ def _reads_one_named_thing(tool: Tool) -> bool:
     if action_verb(words) not in _ONE_THING_VERBS or _PLURAL.search(words[-1]):
         return False
     parameters = tool.parameters if is_mapping(tool.parameters) else {}
-    properties, required = parameters.get("properties"), parameters.get("required")
-    return (
-        is_mapping(properties)
-        and isinstance(required, list)
-        and any(
-            is_mapping(properties.get(name)) and "array" not in schema_types(properties[name])
-            for name in required
-            if isinstance(name, str)
-        )
+    properties, required = properties_of(parameters), parameters.get("required")
+    return isinstance(required, list) and any(
+        is_mapping(properties.get(name)) and "array" not in schema_types(properties[name])
+        for name in required
+        if isinstance(name, str)
     )
 
 
 def _capped_by_input(parameters: Any) -> bool:
     """A `limit` with a `maximum`, or a required list the result answers item by item (`create_users(users)`,
     `get_pages(page_ids)`): the caller chose how many."""
-    properties = parameters.get("properties") if is_mapping(parameters) else None
-    if not is_mapping(properties):
+    properties = properties_of(parameters)
+    if not properties:
         return False
     required = parameters.get("required")
     required = required if isinstance(required, list) else []

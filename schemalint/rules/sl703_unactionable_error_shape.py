@@ -14,7 +14,7 @@ from schemalint.model import (
 )
 from schemalint.rules.base import LintContext, ToolRule
 from schemalint.schema_facts import is_local_definition_ref, resolve_local_ref
-from schemalint.text import split_name, word_set
+from schemalint.text import properties_of, split_name, word_set
 
 #: names of the field that carries an error
 ERROR_FIELDS = frozenset({"error", "errors", "err", "error_message", "errormessage", "error_msg", "failure"})
@@ -79,9 +79,7 @@ class UnactionableErrorShape(ToolRule):
 
 def _bare_errors(output: Mapping[str, Any], pointer: str) -> Iterator[tuple[str, str]]:
     for candidate, candidate_pointer in _result_objects(output, pointer, output, pointer):
-        properties = candidate.get("properties")
-        if not is_mapping(properties):
-            continue
+        properties = properties_of(candidate)
         names = [name for name in properties if isinstance(name, str)]
         if any(_is_actionable_sibling(name) for name in names):
             continue
@@ -102,8 +100,7 @@ def _result_objects(
             for i, branch in enumerate(branches):
                 if is_mapping(branch):
                     yield _dereferenced(branch, join_pointer(pointer, keyword, i), root, root_pointer)
-    properties = output.get("properties")
-    wrapped = properties.get("result") if is_mapping(properties) else None
+    wrapped = properties_of(output).get("result")
     if is_mapping(wrapped):
         yield from _result_objects(wrapped, join_pointer(pointer, "properties", "result"), root, root_pointer)
 
@@ -142,7 +139,7 @@ def _is_bare_message(schema: Any) -> bool:
     if "array" in types:  # a list of messages; a list of records is the tool's data (a linter's findings)
         items = schema.get("items")
         return is_mapping(items) and "string" in schema_types(items) and schema_types(items) <= {"string", "null"}
-    properties = schema.get("properties")
-    if "object" in types and is_mapping(properties) and properties:
+    properties = properties_of(schema)
+    if "object" in types and properties:
         return all(ACTIONABLE_INNER_WORDS.isdisjoint(split_name(name)) for name in properties if isinstance(name, str))
     return False
