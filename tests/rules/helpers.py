@@ -19,3 +19,8 @@ def prop(type_: str = "string", description: str = "", **keywords: Any) -> dict[
     if description:
         schema["description"] = description
     return schema
+
+
+def case_id(value: object) -> str:
+    """A readable pytest id for a (tool definition, expected findings) case."""
+    return str(value["name"]) if isinstance(value, dict) else f"findings={value}"

@@ -12,7 +12,7 @@ from schemalint.rules.sl106_vague_parameter_name import Options as SL106Options
 from schemalint.rules.sl106_vague_parameter_name import VagueParameterName
 from schemalint.testing import run_rule
 
-from .helpers import prop, tool
+from .helpers import case_id, prop, tool
 
 
 @pytest.mark.parametrize("name", ["search", "query", "lookup", "get_data", "runTool", "process-request", "api.call"])
@@ -129,3 +129,68 @@ def test_sl106_single_letters() -> None:
     assert run_rule(VagueParameterName(), [tool(x=prop("number", "The x coordinate."))]) == []
     strict = SL106Options(allow_described_single_letters=False)
     assert len(run_rule(VagueParameterName(strict), [tool(x=prop("number", "The x coordinate."))])) == 1
+
+
+def _obj(**properties: object) -> dict[str, object]:
+    return {"type": "object", "properties": properties}
+
+
+def _arr(items: dict[str, object]) -> dict[str, object]:
+    return {"type": "array", "items": items}
+
+
+# A vague name is read with what holds it: `recipients[].value` says "a recipient's value" as `recipient_value`
+# would; one-letter names that are a convention where they stand (a point's `x` beside `y`, operands `a` and `b`, a
+# search's `q`); the `data` of a chart or a statistic; `value` beside the selector, operator or default that says
+# what it is; the inputs of a job or process, or beside an output; the params of a template.
+SL106_VALID = [
+    tool("notify", recipients=_arr(_obj(kind=prop(description="Channel."), value=prop()))),
+    tool("set_thermostat", schedule=_obj(start=prop(description="Start hour."), data=_obj(temp=prop("number")))),
+    tool("place_pin", marker=_obj(x=prop("number"), y=prop("number"))),
+    tool("move_cursor", x=prop("integer"), y=prop("integer")),
+    tool("greatest_common_divisor", a=prop("integer"), b=prop("integer")),
+    tool("parse_flag", value=prop(description="Text to read as a flag."), default_value=prop("boolean", "If unclear.")),
+    tool("transcode", input=prop(description="Source stream."), output=prop(description="Target stream.")),
+    tool("instantiate_template", template_id=prop(description="Template."), params=prop("object", "Its fields.")),
+    tool("search_recipes", q=prop(), page=prop("integer")),
+    tool("render_line_chart", data=prop("array", "Points to draw, oldest first."), title=prop()),
+    tool("rolling_median", data=prop("array", "Readings to summarise."), window=prop("integer")),
+    tool("type_into", selector=prop(description="CSS selector of the box."), value=prop()),
+    tool("match_rows", operator=prop(description="eq or gt."), negate=prop("boolean", "Invert."), value=prop()),
+    tool("rerun_job", job_id=prop(description="Job to run."), inputs=prop("object", "Named job inputs.")),
+    tool("write_to_process", pid=prop("integer", "Process id."), input=prop(description="Keys to send.")),
+    tool("draw_flows", links=_arr(_obj(source=prop(), target=prop(), value=prop("number")))),
+    tool("make_pivot", rows=prop("array", "Row fields."), values=prop("array", "Fields summed in each cell.")),
+    {
+        "name": "apply_retry",
+        "description": "Apply a retry policy.",
+        "parameters": {
+            "type": "object",
+            "properties": {"policy": {"$ref": "#/$defs/RetryPolicy"}},
+            "$defs": {"RetryPolicy": _obj(value=prop("integer"), jitter=prop("boolean"))},
+        },
+    },
+]
+
+# Still vague: a holder that names nothing (`request.data`, `payload.value`, `items[].item`), a lone letter, `q`
+# outside a search, the `data` of a tool that is not a chart or an undescribed chart `data`, `value` beside a
+# currency, `input` beside words that do not say whose input it is.
+SL106_INVALID = [
+    tool("send_webhook", request=_obj(data=prop(), retries=prop("integer", "Attempts."))),
+    tool("queue_message", payload=_obj(value=prop(), headers=prop("object", "Extra headers."))),
+    tool("scale_image", x=prop("integer"), width=prop("integer", "Width in px.")),
+    tool("pick_color", a=prop("integer"), hue=prop("integer", "Hue in degrees.")),
+    tool("update_invoice", q=prop(), invoice_id=prop(description="Invoice.")),
+    tool("sync_inventory", data=prop("array", "Rows to sync into stock."), store_id=prop(description="Store.")),
+    tool("render_line_chart", data=prop("array"), title=prop()),
+    tool("ask_assistant", input=prop(description="What to ask."), model=prop(description="Which model.")),
+    tool("convert_money", value=prop("number", "Amount to convert."), target_currency=prop(description="ISO code.")),
+    tool("order_lunch", items=_arr(_obj(item=prop(description="Dish to order."), quantity=prop("integer")))),
+]
+
+
+@pytest.mark.parametrize(
+    ("definition", "findings"), [(d, 0) for d in SL106_VALID] + [(d, 1) for d in SL106_INVALID], ids=case_id
+)
+def test_sl106_names_in_context(definition: dict[str, object], findings: int) -> None:
+    assert len(run_rule(VagueParameterName(), [definition])) == findings
