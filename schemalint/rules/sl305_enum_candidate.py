@@ -7,7 +7,7 @@ from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import SchemaNode, Severity
 from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options, vocabulary
-from schemalint.text import is_constrained_string, last_word_in, lists_values
+from schemalint.text import is_constrained_string, last_word_in, lists_values, sibling_names, split_name
 
 ENUM_WORDS = tuple(
     """
@@ -20,6 +20,55 @@ ENUM_WORDS = tuple(
 _IDENTIFIER_WORDS = frozenset(("id", "ids"))
 #: a MIME (media, content) type: an open registry, not a closed set the schema could list
 _MEDIA_TYPE = LazyPattern(r"\b(?:mime|media|content)[ _-]?type", re.IGNORECASE)
+#: The description says the values are open: they depend on the account's configuration, or are a pattern or code
+#: to write (a date format `YYYY-MM-DD`, an Excel `#,##0.00`), a JSON value, an identifier, a database column type.
+_OPEN_SET = LazyPattern(
+    r"(?i)\bdepend(?:s|ing)?\s+on\s+(?:your|the)\s+(?:\w+\s+){0,2}"
+    r"(?:project|configuration|config|instance|workspace|site|server|account|setup)\b"
+    r"|\b(?:yyyy|mm[-/]dd|dd[-/]mm|hh:mm)|%[ymdhs]\b|#,##0"
+    r"|\bjson[\s-](?:string|object|encoded)\b"
+    r"|(?-i:\b[a-z]+(?<!\bby)(?<!\bor)(?<!\band)\s+IDs?\b)|\bidentifier\b|\buuid\b|\bthe\s+id\s+of\b"
+    r"|\b(?:varchar|bigint|jsonb|timestamptz)\b|\b(?:postgres(?:ql)?|sql|column)\s+(?:data\s+)?types?\b"
+)
+#: A list of kinds of things that trails off ("war, invention, etc."): an open taxonomy, unless the text calls
+#: them the options. Units, formats, modes... stay: the code behind them takes a fixed set.
+_TRAILING_OFF = LazyPattern(r"\betc\b|\band\s+so\s+on\b|\bamong\s+others\b", re.IGNORECASE)
+_OPTIONS_NAMED = LazyPattern(
+    r"\b(?:options?|choices?|one\s+of|(?:possible|allowed|accepted|valid|supported)\s+values?)\b", re.IGNORECASE
+)
+_TAXONOMY_WORDS = frozenset(("type", "kind", "category", "period"))
+#: `state` as a place (beside a city or zip, "the U.S. state", "'CA'"), not a status.
+_PLACE_WORDS = frozenset("city country county province region zip zipcode postal postcode address street".split())
+_PLACE_TEXT = LazyPattern(
+    r"\b(?i:u\.\s?s\b\.?|us|united\s+states|city|country|county|province|region|zip|postal|address|located|resides"
+    r"|abbreviation|two-letter)\b|'[A-Z]{2}'"
+)
+#: Names of free content: values listed in their description are special cases ("`true` for a checkbox"), not
+#: the set.
+_FREE_CONTENT_WORDS = frozenset(
+    "value values text content body message query prompt path file filename url uri comment code "
+    "script expression base64 input".split()
+)
+
+
+def _is_open_set(node: SchemaNode) -> bool:
+    """The description or the context says the values are open: `_OPEN_SET`, a taxonomy that trails off, a
+    place's `state`, the `category` label of a data point beside its `value`."""
+    description = node.description
+    default = node.schema.get("default") if isinstance(node.schema, dict) else None
+    if _OPEN_SET.search(description if not isinstance(default, str) else f"{description} {default}"):
+        return True
+    words = node.words
+    if not words:
+        return False
+    if words[-1] in _TAXONOMY_WORDS and _TRAILING_OFF.search(description) and not _OPTIONS_NAMED.search(description):
+        return True
+    if words[-1] not in ("state", "category"):
+        return False
+    sibling_words = {w for sibling in sibling_names(node) for w in split_name(sibling)}
+    if words[-1] == "category":
+        return "value" in sibling_words
+    return bool(sibling_words & _PLACE_WORDS) or bool(_PLACE_TEXT.search(description))
 
 
 @rule_options
@@ -56,9 +105,15 @@ class EnumCandidate(NodeRule):
     ## Trade-off
     Only the last word of the name counts (`order_status` yes, `status_message` no). Values
     given as examples ("e.g. 'a' or 'b'") are an open set and do not count, nor do values
-    listed beside an identifier (`'none'` or `'any'` where a user id goes). A MIME (media,
-    content) type is an open registry and is left alone. Some others are open-ended too (an
-    ISO `currency`): this is an info finding, a prompt to check, not a defect.
+    listed beside an identifier (`'none'` or `'any'` where a user id goes) or a free-content
+    field (`'true'` for a checkbox in a form `value`, `text`, `query`, `path`). A MIME (media,
+    content) type is an open registry and is left alone, and so is a set the text says is open:
+    a pattern to write (a date format `YYYY-MM-DD`, a spreadsheet code `#,##0.00`), values that
+    depend on the account's configuration, an identifier ("the category ID"), a JSON string, a
+    database column type, a kind of thing whose examples trail off ("e.g. war, invention, etc.",
+    unless the text calls them the options), a place's `state` (beside a `city` or `zip`, "the
+    U.S. state"), a data point's `category` label beside its `value`. Some others are open-ended
+    too (an ISO `currency`): this is an info finding, a prompt to check, not a defect.
 
     ## Fix safety
     No automatic fix: only the owner knows the closed set.
@@ -80,9 +135,11 @@ class EnumCandidate(NodeRule):
             return
         if last_word_in(name, self.enum_words):
             why = "its name suggests a fixed set of values"
-        elif lists_values(node.description) and not last_word_in(name, _IDENTIFIER_WORDS):
+        elif lists_values(node.description) and not last_word_in(name, _FREE_CONTENT_WORDS | _IDENTIFIER_WORDS):
             why = "its description lists the values it takes"
         else:
+            return
+        if _is_open_set(node):
             return
         yield Finding(
             f"`{node.property_name}` is a free string but {why}; list them with `enum`",

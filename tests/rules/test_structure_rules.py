@@ -339,3 +339,47 @@ def test_sl312_missing_type() -> None:
     )
     findings = run_rule(MissingType(), [definition])
     assert [f.data["parameter"] for f in findings] == ["untyped"]
+
+
+# Open sets a name or a listing suggests an enum for, but the text or the context says otherwise: a place's
+# `state`, a pattern to write (dates, spreadsheet codes), a taxonomy that trails off ("etc."), values that depend
+# on the account's setup, an identifier, a JSON value, a database column type, a data point's `category` label,
+# special values listed for a free-content field.
+SL305_VALID = [
+    tool(ship_state=prop(description="Region of the delivery address."), city=prop(), postal_code=prop()),
+    tool(state=prop(description="Two-letter code of the U.S. state, like 'WA'.")),
+    tool(date_format=prop(description="Pattern for the output, default 'DD.MM.YYYY'.")),
+    tool(number_format=prop(description="Spreadsheet code such as '#,##0.0'.")),
+    tool(cuisine_type=prop(description="Kind of cuisine, e.g. thai, creole, etc.")),
+    tool(ticket_type=prop(description="Ticket types depend on your project configuration.")),
+    tool(label_category=prop(description="The category ID of the label.")),
+    tool(column_type=prop(description="PostgreSQL column type, e.g. numeric(10,2).")),
+    tool(visibility=prop(description='Audience as a JSON string like \'{"team": "ops"}\'.')),
+    tool(
+        points={
+            "type": "array",
+            "items": {"type": "object", "properties": {"category": prop(), "value": prop("number")}},
+        }
+    ),
+    tool(reply_text=prop(description="Text to type; 'yes' or 'no' for a confirmation box.")),
+]
+
+SL305_INVALID = [
+    tool(sort=prop(description="Field to sort by: name, ID or date.")),
+    tool(unit=prop(description="Length unit: 'inch', 'foot', etc.")),
+    tool(room_type=prop(description="Options: 'twin', 'queen', etc.")),
+    tool(state=prop(description="Lifecycle state of the ticket.")),
+    tool(category=prop(description="Shelf category."), label=prop(description="Shelf label.")),
+    tool(output_format=prop(description="Return the report as JSON or as CSV.")),
+    tool(mode=prop(description="PostgreSQL connection mode.")),
+]
+
+
+@pytest.mark.parametrize("definition", SL305_VALID, ids=lambda d: next(iter(d["parameters"]["properties"])))
+def test_sl305_open_sets_are_not_enum_candidates(definition: dict[str, object]) -> None:
+    assert run_rule(EnumCandidate(), [definition]) == []
+
+
+@pytest.mark.parametrize("definition", SL305_INVALID, ids=lambda d: next(iter(d["parameters"]["properties"])))
+def test_sl305_closed_sets_stay_enum_candidates(definition: dict[str, object]) -> None:
+    assert len(run_rule(EnumCandidate(), [definition])) == 1
