@@ -7,7 +7,7 @@ from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import SchemaNode, Severity
 from schemalint.rules.base import LintContext, NodeRule, Nodes
-from schemalint.text import split_name
+from schemalint.text import sibling_names, split_name
 
 #: Name words that are code whatever the description says.
 CODE_WORDS = frozenset("script shell sql bash powershell cmd javascript python jscode pycode".split())
@@ -34,6 +34,24 @@ _NOT_CODE = frozenset(
     "id path file url type description title search".split()
 )
 _CODE_OR_MAYBE = CODE_WORDS | MAYBE_CODE_WORDS
+#: `shell` that names the shell the command beside it runs in (`{"command": ..., "shell": "bash"}`), not code.
+_SHELL_CHOICE_WORDS = frozenset("shell type name kind path program binary executable".split())
+_COMMAND_WORDS = frozenset("command commands cmd script code".split())
+_NAMES_A_SHELL = LazyPattern(
+    r"\b(?:which|what)\s+shell\b|\bshell\s+(?:to\s+use|binary|executable|program|interpreter)\b", re.IGNORECASE
+)
+
+
+def _sibling_words(node: SchemaNode) -> frozenset[str]:
+    return frozenset(w for sibling in sibling_names(node) for w in split_name(sibling))
+
+
+def _names_the_shell(node: SchemaNode) -> bool:
+    """`shell` beside a `command` (or described as the shell to use): it picks the interpreter."""
+    words = node.words
+    if "shell" not in words or not _SHELL_CHOICE_WORDS.issuperset(words):
+        return False
+    return bool(_sibling_words(node) & _COMMAND_WORDS) or bool(_NAMES_A_SHELL.search(node.description))
 
 
 class CodeExecutionParameter(NodeRule):
@@ -68,6 +86,8 @@ class CodeExecutionParameter(NodeRule):
     A warning, not an error: some tools exist to run code (a code interpreter). Keep them, run
     them sandboxed, and say so in the parameter's description ("read-only", "sandboxed", "must be
     in the allowlist"): such a parameter is left alone.
+    A `shell` that only names the shell a `command` beside it runs in (`bash`, `zsh`) is not
+    code; that `command` is, even with no description.
 
     ## Fix safety
     No automatic fix.
@@ -86,8 +106,15 @@ class CodeExecutionParameter(NodeRule):
         schema = node.schema
         if "enum" in schema or "const" in schema:
             return
-        # a word such as "query" or "expression" is code only when the description says so
-        if CODE_WORDS.isdisjoint(node.words) and not _CODE_TEXT.search(node.description):
+        if _names_the_shell(node):
+            return
+        # a word such as "query" or "expression" is code only when the description says so, or when a
+        # `shell` beside it names the shell it runs in
+        if (
+            CODE_WORDS.isdisjoint(node.words)
+            and not _CODE_TEXT.search(node.description)
+            and not ("command" in node.words and "shell" in _sibling_words(node))
+        ):
             return
         if _STATED_LIMIT.search(node.description):
             return

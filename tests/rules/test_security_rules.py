@@ -220,6 +220,17 @@ def test_sl604_ordinary_codes_and_queries_pass() -> None:
     assert run_rule(CodeExecutionParameter(), [limited]) == []
 
 
+def test_sl604_a_shell_that_names_the_interpreter_is_not_code() -> None:
+    # `shell` picks the interpreter; the `command` beside it is what runs, described or not
+    for command in (prop(), prop(description="Program and arguments.")):
+        findings = run_rule(CodeExecutionParameter(), [tool("launch_job", command=command, shell=prop())])
+        assert [f.data["parameter"] for f in findings] == ["command"]
+    named = tool("open_terminal", shell_name=prop(description="Which shell to use: zsh or fish."))
+    assert run_rule(CodeExecutionParameter(), [named]) == []
+    # alone, or beside no command, `shell` is still the code itself
+    assert len(run_rule(CodeExecutionParameter(), [tool("run_snippet", shell=prop(), timeout=prop("integer"))])) == 1
+
+
 def test_sl605_credentials() -> None:
     findings = run_rule(
         CredentialParameter(),
