@@ -25,11 +25,23 @@ _SAFE_RETRY = LazyPattern(
 _SAFE_RETRY_ZH = LazyPattern(r"幂等|可(?:以)?安全(?:地)?重试|重复调用(?:不会|无)", needs_non_ascii=True)
 
 
+#: a parameter of any name described as the request's dedupe key: "so the request is not processed twice"
+_DEDUPE_TEXT = LazyPattern(
+    r"\bidempoten|\bde-?dup|\bnot\s+(?:be\s+)?(?:processed|applied|executed|run|charged|sent)\s+"
+    r"(?:more\s+than\s+once|twice|multiple\s+times|again)|\bprevents?\s+duplicate",
+    re.IGNORECASE,
+)
+
+
 def has_idempotency_key(tool: Tool) -> bool:
-    """A top-level parameter such as `idempotency_key`, `client_request_id`, `dedupe_key`, `clientToken`."""
-    for name in properties_of(tool.parameters):
+    """A top-level parameter such as `idempotency_key`, `client_request_id`, `dedupe_key`, `clientToken`, or one
+    whose description says it keeps a repeat from being processed twice."""
+    for name, schema in properties_of(tool.parameters).items():
         words = set(split_name(name)) if isinstance(name, str) else set()
         if words & _KEY_ALONE or (words & _KEY_OWNER and words & _KEY_WORDS):
+            return True
+        description = schema.get("description") if is_mapping(schema) else None
+        if isinstance(description, str) and _DEDUPE_TEXT.search(description):
             return True
     return False
 

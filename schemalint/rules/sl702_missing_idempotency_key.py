@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 
@@ -76,12 +77,15 @@ class MissingIdempotencyKey(ToolRule):
     Updates, deletes, upserts (`create_or_update_*`, or a description saying "create or update",
     "overwrites an existing file", "if it already exists, nothing happens") and `set_*` tools are left
     alone: repeating them leaves the same state. So is publishing or submitting a draft or pending
-    thing (`publish_draft_note`): a repeat finds it done. So is a hand-off to a person
+    thing (`publish_draft_note`), or publishing what exists by its id (`publish_article(article_id)`): a
+    repeat finds it done. So is a hand-off to a person
     (`transfer_to_human_agents`): nothing is moved or bought. So are `add_*`/`insert_*` edits of a document, which a key would not make
     safer, and a `create_*` whose caller names the new thing (a required `name` or file path, or `branch`
-    for `create_branch`): a repeat finds it exists. So is a `create_*` of something that expires by itself
-    (a session, a preview, "a temporary link"). Only the top-level
-    parameters are searched for a key.
+    for `create_branch`, the new thing's id or `uuid`): a repeat finds it exists. So is a `create_*` of something that expires by itself
+    (a session, a preview, "a temporary link"), and a tool whose description opens with a reading verb and
+    names no such action ("Retrieve the items in stock" under a `purchase` name). Only the top-level
+    parameters are searched for a key; one of any name counts when its description says a repeat is not
+    processed twice.
 
     ## Fix safety
     No automatic fix: the server has to honour the key.
@@ -93,10 +97,24 @@ class MissingIdempotencyKey(ToolRule):
 
     unsafe_verbs = vocabulary("verbs", "extend_verbs")
 
+    def _described_as_a_read(self, description: str | None) -> bool:
+        """`walmart.purchase`: "Retrieve information of items..." The description opens with a reading verb and
+        goes on to no repeat-unsafe action: the name overstates what the tool does."""
+        words = _WORD.findall(analysed(description).lower())
+        if not words or words[0] not in _READ_OPENERS:
+            return False
+        # a verb after "and", "then", "to": "Check availability and reserve a table"; not the noun in "the match
+        # schedule"
+        return not any(
+            _stem(word) in self.unsafe_verbs and before in _VERB_LEADS for before, word in itertools.pairwise(words)
+        )
+
     def check(self, tool: Tool, context: LintContext) -> Iterable[Finding]:
         words = split_name(tool.name or "")
         verb = action_verb(words, ALL_VERBS | self.unsafe_verbs)
         if verb not in self.unsafe_verbs or hands_off(words) or _finishes_pending(verb, words):
+            return
+        if (verb == "publish" and _names_an_existing_one(tool)) or self._described_as_a_read(tool.description):
             return
         if (
             has_idempotency_key(tool)
@@ -117,6 +135,31 @@ class MissingIdempotencyKey(ToolRule):
         )
 
 
+_WORD = LazyPattern(r"[a-z]+")
+_VERB_LEADS = word_set("and then to or also will")
+#: verbs a description of a read opens with (not `generate`, `render`: those make something)
+_READ_OPENERS = word_set(
+    "get gets list lists search searches find finds fetch fetches look looks retrieve retrieves "
+    "show shows view check checks count counts calculate calculates compute computes"
+)
+
+
+def _stem(word: str) -> str:
+    """`books` `booked` `booking` -> `book` (enough to find a verb of the list in a description)."""
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) > len(suffix) + 2:
+            return word[: -len(suffix)]
+    return word
+
+
+def _names_an_existing_one(tool: Tool) -> bool:
+    """`publish_article(article_id)`: publishing what exists, named by its id, leaves it published on a repeat."""
+    required = tool.parameters.get("required") if is_mapping(tool.parameters) else None
+    if not isinstance(required, list):
+        return False
+    return any(isinstance(name, str) and split_name(name)[-1:] in (("id",), ("ids",)) for name in required)
+
+
 def _is_upsert(words: tuple[str, ...], description: str | None) -> bool:
     """`create_or_update_file`, `upsert_record`, "creates the label, or updates it if it exists": a repeat writes
     the same state again."""
@@ -135,17 +178,22 @@ def _creates_throwaway(words: tuple[str, ...], description: str | None) -> bool:
     return bool(_THROWAWAY_OBJECTS.intersection(words)) or _THROWAWAY_TEXT.search(description or "") is not None
 
 
+_PREPOSITIONS = word_set("from with in for to by on")
+
+
 def _names_what_it_creates(tool: Tool, words: tuple[str, ...]) -> bool:
     """`create_branch(branch)`, `create_table(table_name)`, `create_repository(name)`: the caller names the new
     thing, so a repeat finds it exists instead of making a second one."""
     required = tool.parameters.get("required") if is_mapping(tool.parameters) else None
     if not isinstance(required, list) or not words:
         return False
-    created = words[-1]
+    # `create_page_from_template`: the page is created, the template only read
+    cut = next((i for i, word in enumerate(words) if word in _PREPOSITIONS and i > 1), len(words))
+    created = words[cut - 1]
     for name in required:
         parameter = split_name(name) if isinstance(name, str) else ()
-        if parameter in (("name",), ("path",), ("filename",), ("file", "path"), ("filepath",)):
+        if parameter in (("name",), ("path",), ("filename",), ("file", "path"), ("filepath",), ("uuid",), ("guid",)):
             return True
-        if created in parameter and parameter[-1] in {created, "name"}:
+        if created in parameter and parameter[-1] in {created, "name", "id", "uuid", "key", "slug"}:
             return True
     return False

@@ -14,6 +14,8 @@ from schemalint.rules.sl702_missing_idempotency_key import MissingIdempotencyKey
 from schemalint.rules.sl702_missing_idempotency_key import Options as SL702Options
 from schemalint.testing import run_rule
 
+from .helpers import case_id
+
 RECORDS = {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "string"}}}}
 
 
@@ -194,3 +196,42 @@ def test_sl702_docs_example_fires_and_its_fix_does_not() -> None:
     assert len(run_rule(MissingIdempotencyKey(SL702Options(extend_verbs=("launch",))), [
         {"name": "launch_campaign", "description": "Launches an email campaign.", "parameters": {"type": "object"}}
     ])) == 1  # fmt: skip
+
+
+def _writer(name: str, description: str, required: tuple[str, ...] = (), **descriptions: str) -> dict[str, Any]:
+    properties = {key: {"type": "string", "description": text} for key, text in descriptions.items()}
+    for key in required:
+        properties.setdefault(key, {"type": "string"})
+    return {
+        "name": name,
+        "description": description,
+        "parameters": {"type": "object", "properties": properties, "required": list(required)},
+    }
+
+
+# A repeat that finds the work done: publishing what exists by its id, a `create_*` whose caller gives the new
+# thing's id, a key with an unusual name described as one; and a tool whose description says it only reads.
+SL702_VALID = [
+    _writer("publish_article", "Makes the article visible to readers.", ("article_id",)),
+    _writer("create_webhook", "Registers a webhook.", ("webhook_id", "target_url")),
+    _writer("create_device", "Enrols a device under the id you give.", ("uuid",)),
+    _writer("send_payout", "Pays a vendor.", stamp="Any value; a payout whose stamp was seen is not processed again."),
+    _writer("reserve_table", "Look up free tables at a restaurant for a time.", ("restaurant",)),
+    _writer("ferry_schedule", "Get the sailing schedule of a ferry line.", ("line",)),
+]
+SL702_INVALID = [
+    _writer("publish_article", "Publishes a new article from the text.", ("body",)),
+    _writer("send_invoice", "Emails the invoice to the customer.", ("invoice_id",)),
+    _writer("reserve_table", "Check availability and reserve a table.", ("restaurant",)),
+    _writer("create_webhook", "Registers a webhook.", ("callback_url",)),
+    _writer("send_payout", "Pays a vendor.", stamp="Any value you like."),
+    _writer("create_card_from_template", "Adds a card to the board.", ("template_id",)),
+    _writer("create_access_token", "Generate a new token for the account.", ("account",)),
+]
+
+
+@pytest.mark.parametrize(
+    ("definition", "findings"), [(d, 0) for d in SL702_VALID] + [(d, 1) for d in SL702_INVALID], ids=case_id
+)
+def test_sl702_repeats(definition: dict[str, Any], findings: int) -> None:
+    assert len(run_rule(MissingIdempotencyKey(), [definition])) == findings
