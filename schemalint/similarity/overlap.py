@@ -86,12 +86,19 @@ _NUMBERED = re.compile(r"(?<=[a-z])[0-9]+$")
 @lru_cache(maxsize=65536)
 def name_words(name: str) -> NameWords:
     """The name's words; its object words are those that are not verbs, and a verb that follows an
-    object word after the name's first verb, since a name has one action (`list` in `create_task_list`)."""
+    object word after the name's first verb, since a name has one action (`list` in `create_task_list`).
+    A dotted namespace names a thing, never the action (`store` in `store.find_nearby`)."""
     words = tuple(_NUMBERED.sub("", word) for word in identifier_words(name))
-    first_verb = next((i for i, word in enumerate(words) if word in VERBS), len(words))
+    namespace = len(identifier_words(name.rpartition(".")[0]))
+    first_verb = next((i for i, word in enumerate(words) if word in VERBS and i >= namespace), len(words))
     objects = [
-        word for i, word in enumerate(words) if word not in VERBS or (i > first_verb and words[i - 1] not in VERBS)
+        word
+        for i, word in enumerate(words)
+        if word not in VERBS or i < namespace or (i > first_verb and words[i - 1] not in VERBS)
     ]
+    if namespace:  # the head is what the last segment acts on; none there: no head (`currency_exchange.convert`)
+        head = next((word for i, word in reversed(list(enumerate(words))) if i >= namespace and word in objects), "")
+        return NameWords(frozenset(words), frozenset(objects), head)
     return NameWords(frozenset(words), frozenset(objects), (objects or words or ("",))[-1])
 
 
@@ -106,8 +113,9 @@ def different_jobs(left: str, right: str) -> bool:
     """Whether two names with much in common still say their tools do different jobs: each leads
     with a verb the other lacks, synonyms aside (`create_contact` / `update_contact`); a word of one
     undoes a word of the other (`install_cert` / `uninstall_cert`); each has an object word the other
-    lacks (`list_access_logs` / `list_audit_logs`; synonyms are SL502's to weigh); or the longer one
-    ends on an object word the other lacks, a part of that object (`get_task_list` / `get_task`)."""
+    lacks (`list_access_logs` / `list_audit_logs`; synonyms are SL502's to weigh); each names an HTTP
+    method the other lacks (`http_put` / `http_patch`); or the longer one ends on an object word the other
+    lacks, a part of that object (`get_task_list` / `get_task`)."""
     left_shape, right_shape = name_words(left), name_words(right)
     left_words, right_words = _compared_words(left_shape, right_shape)
     if left_words <= right_words:
@@ -118,7 +126,8 @@ def different_jobs(left: str, right: str) -> bool:
         return True
     only_left, only_right = left_shape.words - right_shape.words, right_shape.words - left_shape.words
     return (
-        longer.head not in shorter
+        (longer.head not in shorter and bool(longer.head))
+        or not (only_left.isdisjoint(_HTTP_METHODS) or only_right.isdisjoint(_HTTP_METHODS))
         or _other_verbs(left, right)
         or any(are_opposite(a, b) for a in only_left for b in only_right)
     )
@@ -127,13 +136,21 @@ def different_jobs(left: str, right: str) -> bool:
 def _other_verbs(left: str, right: str) -> bool:
     """Whether each name leads with a verb the other lacks, synonyms aside."""
     left_verb, right_verb = _first_verb(left), _first_verb(right)
-    if left_verb is None or right_verb is None or are_synonyms(left_verb, right_verb):
+    if left_verb is None or right_verb is None:
+        return False
+    if are_synonyms(left_verb, right_verb):
         return False
     return left_verb not in identifier_words(right) and right_verb not in identifier_words(left)
 
 
+#: HTTP methods name different requests even where their verbs mean much the same: `http_put` replaces,
+#: `http_patch` edits, and the API decides which one a call needs
+_HTTP_METHODS = frozenset(("get", "post", "put", "patch", "delete", "head"))
+
+
 def _first_verb(name: str) -> str | None:
-    return next((word for word in identifier_words(name) if word in VERBS), None)
+    """The first verb after any dotted namespace."""
+    return next((word for word in identifier_words(name.rpartition(".")[2]) if word in VERBS), None)
 
 
 def jaccard(left: frozenset[str], right: frozenset[str]) -> float:
