@@ -12,7 +12,7 @@ from pathlib import Path
 
 from schemalint.config import Config
 from schemalint.diagnostics import Diagnostic
-from schemalint.diff.compare import Change, SchemaView, Side, ToolComparison, canonical, show
+from schemalint.diff.compare import Change, Side, canonical, compare_schemas, show
 from schemalint.diff.matching import Matching, Pairing, match_tools
 from schemalint.diff.sources import RawSource, SourceError, read_side
 from schemalint.engine import ConfigResolver, LintOptions, LintResult, SourceResult, load_source, locate
@@ -197,20 +197,14 @@ def _pair_changes(pairing: Pairing) -> list[Change]:
     annotation_change = _annotation_change(old, new)
     if annotation_change is not None:
         changes.append(annotation_change)
-    inputs = ToolComparison(
+    changes += compare_schemas(
         name,
-        SchemaView(old.parameters, old.parameters_pointer or ""),
-        SchemaView(new.parameters, new.parameters_pointer or ""),
-    )
-    inputs.compare_input(
         old.parameters if old.parameters is not None else _EMPTY_PARAMETERS,
         old.parameters_pointer or old.pointer,
         new.parameters if new.parameters is not None else _EMPTY_PARAMETERS,
         new.parameters_pointer or new.pointer,
     )
-    changes.extend(inputs.changes)
-    changes.extend(_output_changes(old, new, name))
-    return changes
+    return changes + _output_changes(old, new, name)
 
 
 def _output_changes(old: Tool, new: Tool, name: str) -> list[Change]:
@@ -220,13 +214,9 @@ def _output_changes(old: Tool, new: Tool, name: str) -> list[Change]:
         message = f"`{name}`: the output schema was removed; callers that read structured output break"
         data = {"tool": name, "parameter": None, "old": old.output_schema, "new": None}
         return [Change("SL915", message, "old", old.output_pointer or old.pointer, key=True, data=data)]
-    outputs = ToolComparison(
-        name,
-        SchemaView(old.output_schema, old.output_pointer or ""),
-        SchemaView(new.output_schema, new.output_pointer or ""),
+    return compare_schemas(
+        name, old.output_schema, old.output_pointer or "", new.output_schema, new.output_pointer or "", True
     )
-    outputs.compare_output(old.output_schema, old.output_pointer or "", new.output_schema, new.output_pointer or "")
-    return outputs.changes
 
 
 def _read_only(annotations: dict[str, object]) -> bool:

@@ -77,11 +77,12 @@ class Node:
         return join_pointer(self.origins.get(keyword, self.pointer), keyword)
 
 
-class SchemaView:
-    """Resolves local `$ref`s (`#/$defs/...`, `#/definitions/...`) against one tool's schema root."""
+class SchemaView(SchemaChecker):
+    """One side's schema root: resolves local `$ref`s (`#/$defs/...`, `#/definitions/...`) into nodes, and
+    (as a SchemaChecker) validates values against its sub-schemas."""
 
     def __init__(self, root: JSON, root_pointer: str) -> None:
-        self.root = root
+        super().__init__(root)
         self.root_pointer = root_pointer
 
     def _deref(self, schema: JSON, pointer: str) -> tuple[JSON, str, dict[str, str]]:
@@ -212,6 +213,15 @@ def _properties(schema: Mapping[str, Any]) -> Mapping[str, Any]:
     return raw if isinstance(raw, Mapping) else {}
 
 
+def compare_schemas(
+    tool: str, old: JSON, old_pointer: str, new: JSON, new_pointer: str, output: bool = False
+) -> list[Change]:
+    """What differs between two versions of a tool's input schema (or, with `output`, its output schema)."""
+    comparison = ToolComparison(tool, SchemaView(old, old_pointer), SchemaView(new, new_pointer), output)
+    comparison.compare(old, old_pointer, new, new_pointer)
+    return comparison.changes
+
+
 class ToolComparison:
     """Compares one matched pair of schemas (a tool's input, or its output); `changes` collects what differs.
 
@@ -219,25 +229,18 @@ class ToolComparison:
     their own comparison.
     """
 
-    def __init__(self, tool_name: str, old_view: SchemaView, new_view: SchemaView) -> None:
+    def __init__(self, tool_name: str, old_view: SchemaView, new_view: SchemaView, output: bool = False) -> None:
         self.tool = tool_name
         self.old_view = old_view
         self.new_view = new_view
+        self.output = output
         self.changes: list[Change] = []
         self._seen: set[tuple[str, str]] = set()
-        self._checkers: tuple[SchemaChecker, SchemaChecker] | None = None
-
-    @property
-    def checkers(self) -> tuple[SchemaChecker, SchemaChecker]:
-        """Validators for the old and the new side, made on the first composed schema that changed."""
-        if self._checkers is None:
-            self._checkers = (SchemaChecker(self.old_view.root), SchemaChecker(self.new_view.root))
-        return self._checkers
 
     # -- helpers -------------------------------------------------------------------------------------
 
-    def _what(self, label: str, output: bool = False) -> str:
-        if output:
+    def _what(self, label: str) -> str:
+        if self.output:
             return f"`{self.tool}`: output field `{label}`" if label else f"`{self.tool}`: the output"
         return f"`{self.tool}`: parameter `{label}`" if label else f"`{self.tool}`: the parameters object"
 
@@ -263,13 +266,16 @@ class ToolComparison:
         self._seen.add((old_node.pointer, new_node.pointer))
         return old_node, new_node
 
-    # -- input schemas (requests) ---------------------------------------------------------------------
-
-    def compare_input(self, old: JSON, old_pointer: str, new: JSON, new_pointer: str, label: str = "") -> None:
+    def compare(self, old: JSON, old_pointer: str, new: JSON, new_pointer: str, label: str = "") -> None:
         pair = self._changed_nodes(old, old_pointer, new, new_pointer)
         if pair is None:
             return
         o, n = pair
+        if self.output:
+            self._output_type_and_enum(o, n, label)
+            self._output_object(o, n, label)
+            self._items(o, n, label)
+            return
         # a schema whose content moved into (or out of) alternatives is compared as a whole, by example:
         # its properties and type are no longer where keyword-by-keyword comparison looks for them
         reshaped = _shape_in_branches(o.schema) != _shape_in_branches(n.schema)
@@ -281,7 +287,7 @@ class ToolComparison:
         if not reshaped:
             if "object" in n.types or _properties(n.schema) or _properties(o.schema):
                 self._input_object(o, n, label)
-            self._input_items(o, n, label)
+            self._items(o, n, label)
         self._input_composition(o, n, label, reshaped)
 
     def _input_type(self, o: Node, n: Node, label: str) -> None:
@@ -406,7 +412,7 @@ class ToolComparison:
                     rejected=_closed(n.schema),
                 )
                 continue
-            self.compare_input(
+            self.compare(
                 old_props[name],
                 join_pointer(o.at("properties"), name),
                 new_props[name],
@@ -436,12 +442,12 @@ class ToolComparison:
                 message = f"{self._what(child)} is now required (listed in `required`); calls that omit it are rejected"
                 self._add("SL903", message, "new", where, child, old=None, new=True)
 
-    def _input_items(self, o: Node, n: Node, label: str) -> None:
-        """Array items, and the value schema of a map (`additionalProperties: {...}`)."""
-        for keyword, suffix in (("items", "[]"), ("additionalProperties", ".*")):
+    def _items(self, o: Node, n: Node, label: str) -> None:
+        """Array items, and for inputs the value schema of a map (`additionalProperties: {...}`)."""
+        for keyword, suffix in (("items", "[]"), ("additionalProperties", ".*"))[: 1 if self.output else 2]:
             old_sub, new_sub = o.schema.get(keyword), n.schema.get(keyword)
             if isinstance(old_sub, Mapping) and isinstance(new_sub, Mapping):
-                self.compare_input(old_sub, o.at(keyword), new_sub, n.at(keyword), f"{label}{suffix}")
+                self.compare(old_sub, o.at(keyword), new_sub, n.at(keyword), f"{label}{suffix}")
 
     def _input_composition(self, o: Node, n: Node, label: str, reshaped: bool) -> None:
         """`anyOf`/`oneOf`/`allOf`/`not`/`if`-`then`-`else`/`dependentRequired`/`dependentSchemas`.
@@ -458,9 +464,8 @@ class ToolComparison:
             return
         before = len(self.changes)
         loosening = self._reshaped_is_loosening(o, n) if reshaped else self._parts_loosen(o, n, label)
-        old_checker, new_checker = self.checkers
         target = n.schema if reshaped else new_part
-        rejection = find_rejection(o.schema, old_checker, target, new_checker, hints=n.schema)
+        rejection = find_rejection(o.schema, self.old_view, target, self.new_view, hints=n.schema)
         if _breaking(self.changes[before:]):
             if rejection is None:  # another alternative may still take what a paired one no longer does
                 for change in self.changes[before:]:
@@ -531,7 +536,7 @@ class ToolComparison:
         before = len(self.changes)
         for i, j in pairs:
             old_pointer, new_pointer = join_pointer(o.at(keyword), i), join_pointer(n.at(keyword), j)
-            self.compare_input(old_branches[i], old_pointer, new_branches[j], new_pointer, label)
+            self.compare(old_branches[i], old_pointer, new_branches[j], new_pointer, label)
         # an alternative that only constrains a property the schema itself declares drops nothing when
         # it stops naming it: the property is still there, and still kept
         declared = {f"{label}.{name}" if label else name for name in _properties(n.schema)}
@@ -566,21 +571,16 @@ class ToolComparison:
 
     def _no_break(self, old: JSON, old_pointer: str, new: JSON, new_pointer: str) -> bool:
         probe = ToolComparison(self.tool, self.old_view, self.new_view)
-        probe._checkers = self._checkers
-        probe.compare_input(old, old_pointer, new, new_pointer)
+        probe.compare(old, old_pointer, new, new_pointer)
         return not _breaking(probe.changes)
 
     # -- output schemas (responses) -------------------------------------------------------------------
 
-    def compare_output(self, old: JSON, old_pointer: str, new: JSON, new_pointer: str, label: str = "") -> None:
-        pair = self._changed_nodes(old, old_pointer, new, new_pointer)
-        if pair is None:
-            return
-        o, n = pair
+    def _output_type_and_enum(self, o: Node, n: Node, label: str) -> None:
         if o.types != n.types and not accepts(o.types, n.types):
             types = {"old": type_label(o.types), "new": type_label(n.types)}
             message = (
-                f"{self._what(label, output=True)} changed type from `{types['old']}` to `{types['new']}`; "
+                f"{self._what(label)} changed type from `{types['old']}` to `{types['new']}`; "
                 "callers that read it may break"
             )
             self._add("SL915", message, "new", n.at("type") if "type" in n.schema else n.pointer, label, **types)
@@ -589,29 +589,26 @@ class ToolComparison:
             added = [] if new_values is None else [v for k, v in new_values.items() if k not in old_values]
             if new_values is None or added:
                 what = "is no longer limited to its enum" if new_values is None else f"may now be {show(added)}"
-                message = f"{self._what(label, output=True)} {what}; callers that switch over the values may break"
+                message = f"{self._what(label)} {what}; callers that switch over the values may break"
                 where = n.at("enum") if "enum" in n.schema else n.pointer
                 data: dict[str, Any] = {
                     "old": list(old_values.values()),
                     "new": None if new_values is None else list(new_values.values()),
                 }
                 self._add("SL915", message, "new", where, label, severity=Severity.WARNING, **data)
+
+    def _output_object(self, o: Node, n: Node, label: str) -> None:
         old_props, new_props = _properties(o.schema), _properties(n.schema)
         old_required, new_required = _required(o.schema), _required(n.schema)
         for name, old_child in old_props.items():
             child = f"{label}.{name}" if label else name
             if name not in new_props:
-                message = f"{self._what(child, output=True)} was removed; callers that read it break"
+                message = f"{self._what(child)} was removed; callers that read it break"
                 where = join_pointer(o.at("properties"), name)
                 self._add("SL915", message, "old", where, child, key=True, old=old_child, new=None)
                 continue
             new_where = join_pointer(n.at("properties"), name)
             if name in old_required and name not in new_required:
-                message = (
-                    f"{self._what(child, output=True)} is no longer required; callers that read it may find it missing"
-                )
+                message = f"{self._what(child)} is no longer required; callers that read it may find it missing"
                 self._add("SL915", message, "new", new_where, child, key=True, old="required", new="optional")
-            self.compare_output(old_child, join_pointer(o.at("properties"), name), new_props[name], new_where, child)
-        old_items, new_items = o.schema.get("items"), n.schema.get("items")
-        if isinstance(old_items, Mapping) and isinstance(new_items, Mapping):
-            self.compare_output(old_items, o.at("items"), new_items, n.at("items"), f"{label}[]" if label else "[]")
+            self.compare(old_child, join_pointer(o.at("properties"), name), new_props[name], new_where, child)
