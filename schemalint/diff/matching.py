@@ -7,7 +7,7 @@ import difflib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from schemalint.model import JSON, Tool
+from schemalint.model import JSON, Tool, is_mapping, schema_types
 from schemalint.tools_hash import canonical_json as canonical
 
 #: schema keys that say nothing about what a call looks like
@@ -173,16 +173,9 @@ def _renames(removed: Sequence[Tool], added: Sequence[Tool]) -> list[Pairing]:
 
 
 def _branch_types(schema: JSON) -> frozenset[str]:
-    if not isinstance(schema, Mapping):
-        return frozenset()
-    raw = schema.get("type")
-    if isinstance(raw, str):
-        return frozenset({raw.lower()})
-    if isinstance(raw, list):
-        return frozenset(t.lower() for t in raw if isinstance(t, str))
-    if isinstance(schema.get("properties"), Mapping):
+    if is_mapping(schema) and not isinstance(schema.get("type"), (str, list)) and is_mapping(schema.get("properties")):
         return frozenset({"object"})
-    return frozenset()
+    return schema_types(schema)
 
 
 def match_branches(old: Sequence[JSON], new: Sequence[JSON]) -> list[tuple[int, int]]:
