@@ -13,6 +13,7 @@ import re
 import tokenize
 from bisect import bisect_right
 from dataclasses import dataclass
+from functools import cached_property
 
 from schemalint.diagnostics import Diagnostic
 from schemalint.loaders import Document, LoadError
@@ -41,23 +42,16 @@ class SourceLines:
         self.text = text
         #: in ASCII text a column is the same number in every encoding: no line needs to be looked at
         self.ascii = text.isascii()
-        self._lines: list[str] | None = None
-        self._starts: list[int] | None = None
         first_break = _LINE_BREAK.search(text)
         self.newline = first_break.group() if first_break else "\n"
 
-    @property
+    @cached_property
     def lines(self) -> list[str]:
-        if self._lines is None:
-            self._lines = _LINE_BREAK.split(self.text)
-        return self._lines
+        return _LINE_BREAK.split(self.text)
 
-    @property
+    @cached_property
     def starts(self) -> list[int]:
-        if self._starts is None:
-            self._starts = [0]
-            self._starts.extend(match.end() for match in _LINE_BREAK.finditer(self.text))
-        return self._starts
+        return [0, *(match.end() for match in _LINE_BREAK.finditer(self.text))]
 
     def line_text(self, line: int) -> str:
         return self.lines[line - 1] if 1 <= line <= len(self.lines) else ""
