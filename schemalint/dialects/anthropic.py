@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from schemalint.dialects.base import Shape, canonical_fields
+from schemalint.dialects.base import Shape
+from schemalint.dialects.openai import to_chat
 from schemalint.model import Dialect, Tool
 
 SHAPE = Shape(Dialect.ANTHROPIC, ("input_schema",))
@@ -16,9 +17,5 @@ def is_tool(obj: Mapping[str, Any]) -> bool:
 
 
 def to_anthropic(tool: Tool) -> dict[str, Any]:
-    out = canonical_fields(tool)
-    out.pop("title", None)
-    out["input_schema"] = tool.parameters if tool.parameters is not None else {"type": "object", "properties": {}}
-    if tool.strict is not None:
-        out["strict"] = tool.strict
-    return out
+    """OpenAI's function object, its `parameters` spelled `input_schema`."""
+    return {"input_schema" if key == "parameters" else key: value for key, value in to_chat(tool)["function"].items()}

@@ -53,10 +53,11 @@ class Shape:
         )
 
 
-def canonical_fields(tool: Tool) -> dict[str, Any]:
-    """The fields every dialect writes, in a stable order, leaving out what the tool does not have."""
+def canonical_fields(tool: Tool, title: bool = True) -> dict[str, Any]:
+    """The fields every dialect writes (the title where it has a place), in a stable order, leaving out
+    what the tool does not have."""
     out: dict[str, Any] = {"name": tool.name}
-    if tool.title is not None:
+    if title and tool.title is not None:
         out["title"] = tool.title
     if tool.description is not None:
         out["description"] = tool.description

@@ -25,8 +25,7 @@ def sends_json_schema(tool: Tool) -> bool:
 
 
 def to_gemini(tool: Tool) -> dict[str, Any]:
-    out = canonical_fields(tool)
-    out.pop("title", None)
+    out = canonical_fields(tool, title=False)
     if tool.parameters is not None:
         out["parametersJsonSchema"] = tool.parameters
     if tool.output_schema is not None:

@@ -22,8 +22,7 @@ def is_responses_tool(obj: Mapping[str, Any]) -> bool:
 
 
 def to_chat(tool: Tool) -> dict[str, Any]:
-    function = canonical_fields(tool)
-    function.pop("title", None)
+    function = canonical_fields(tool, title=False)
     function["parameters"] = tool.parameters if tool.parameters is not None else {"type": "object", "properties": {}}
     if tool.strict is not None:
         function["strict"] = tool.strict
