@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from schemalint.dialects.base import Shape
 from schemalint.loaders import PositionIndex
 from schemalint.model import JSON, Dialect, Span, Tool, escape_pointer_token, is_mapping, parent_pointer
 
@@ -22,6 +23,7 @@ TOOL_KEYS = frozenset({"name", "description", "arguments", "annotations"})
 #: `description` and mark arguments `required` instead of `optional`
 ARGUMENT_KEYWORDS = {"type": "type", "desc": "description", "description": "description", "items": "items"}
 ARGUMENT_KEYS = frozenset({"name", "optional", "required", *ARGUMENT_KEYWORDS})
+SHAPE = Shape(Dialect.DOCKER_CATALOG, ("arguments",), annotations="annotations")
 #: what the converted schema can hold: the arguments' keywords and the object built around them
 SOURCE_KEYWORDS = frozenset({"type", "properties", "required", *ARGUMENT_KEYWORDS.values()})
 
@@ -64,22 +66,11 @@ def read(obj: Mapping[str, Any], path: str, pointer: str, index: int, aliases: d
     parameters: dict[str, Any] = {"type": "object", "properties": properties}
     if required:
         parameters["required"] = required
-    name, description, annotations = obj.get("name"), obj.get("description"), obj.get("annotations")
-    return Tool(
-        name=name if isinstance(name, str) else None,
-        description=description if isinstance(description, str) else None,
-        parameters=parameters,
-        dialect=Dialect.DOCKER_CATALOG,
-        path=path,
-        pointer=pointer,
-        parameters_pointer=arguments_pointer,
-        name_pointer=f"{pointer}/name",
-        description_pointer=f"{pointer}/description" if "description" in obj else None,
-        annotations=annotations if is_mapping(annotations) else None,
-        annotations_pointer=f"{pointer}/annotations" if is_mapping(annotations) else None,
-        index=index,
-        source_keywords=SOURCE_KEYWORDS,
-    )
+    # read as a generic shape whose `arguments` are this schema; annotations only when they are an object
+    fields = {key: value for key, value in obj.items() if key != "annotations" or is_mapping(value)}
+    tool = SHAPE.read({**fields, "arguments": parameters}, path, pointer, index)
+    tool.source_keywords = SOURCE_KEYWORDS
+    return tool
 
 
 def _is_required(argument: Mapping[str, Any]) -> bool:
