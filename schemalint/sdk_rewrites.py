@@ -141,11 +141,9 @@ def predict_openai_agents(root: JSON) -> list[Change]:
         else:
             changes.append(Change("/type", "raises: the root must be a non-nullable object", rejects=True))
     for pointer, node in _walk(root, _agents_descend):
-        for key in ("properties", "items"):
-            value = node.get(key)
-            subs = value.values() if key == "properties" and isinstance(value, Mapping) else []
-            if any(not isinstance(s, Mapping) for s in subs):
-                changes.append(Change(pointer, f"raises: a boolean schema under `{key}`", rejects=True))
+        properties = node.get("properties")
+        if isinstance(properties, Mapping) and any(not isinstance(s, Mapping) for s in properties.values()):
+            changes.append(Change(pointer, "raises: a boolean schema under `properties`", rejects=True))
         if "$ref" in node:
             allowed = _AGENTS_REF_SIBLINGS | ({"$id"} if pointer == "" else set())
             if set(node) - {"$ref"} - allowed:
