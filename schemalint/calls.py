@@ -251,24 +251,22 @@ def read_response(record: JSON) -> Response | None:
     if isinstance(record.get("choices"), list):  # OpenAI Chat
         return _CHAT_CHOICES.response(record["choices"], logged_hash, trace)
     if isinstance(record.get("output"), list):  # OpenAI Responses
-        responses_calls = [
-            Call(item.get("name"), item.get("arguments", _ABSENT))
-            for item in record["output"]
-            if is_mapping(item) and item.get("type") == "function_call"
-        ]
         details = record.get("incomplete_details")
         truncated = is_mapping(details) and details.get("reason") in _TRUNCATED
-        return Response(tuple(responses_calls), truncated, logged_hash, trace)
+        return Response(_typed_calls(record["output"], "function_call", "arguments"), truncated, logged_hash, trace)
     if isinstance(record.get("content"), list) and "stop_reason" in record:  # Anthropic
-        anthropic_calls = [
-            Call(block.get("name"), block.get("input", _ABSENT))
-            for block in record["content"]
-            if is_mapping(block) and block.get("type") == "tool_use"
-        ]
-        return Response(tuple(anthropic_calls), record.get("stop_reason") in _TRUNCATED, logged_hash, trace)
+        calls = _typed_calls(record["content"], "tool_use", "input")
+        return Response(calls, record.get("stop_reason") in _TRUNCATED, logged_hash, trace)
     if isinstance(record.get("candidates"), list):  # Gemini
         return _GEMINI_CANDIDATES.response(record["candidates"], logged_hash, trace)
     return None
+
+
+def _typed_calls(items: list[Any], kind: str, arguments: str) -> tuple[Call, ...]:
+    """The calls among Responses output items or Anthropic content blocks: the items of type `kind`."""
+    return tuple(
+        Call(i.get("name"), i.get(arguments, _ABSENT)) for i in items if is_mapping(i) and i.get("type") == kind
+    )
 
 
 def _trace_call(call: Mapping[str, Any]) -> Call:
