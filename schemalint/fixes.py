@@ -401,8 +401,8 @@ class _YamlBuilder:
             for key in old:
                 if key not in new or not _same_kind(old[key], new[key]):
                     self.remember(old[key], node[key])
-            for key in [k for k in old if k not in new]:
-                del node[key]
+                if key not in new:
+                    del node[key]
             for key, value in new.items():
                 if key in old and _same_kind(old[key], value):
                     self.merge(node[key], old[key], value)
