@@ -107,7 +107,6 @@ class SchemaView(SchemaChecker):
 
     def node(self, schema: JSON, pointer: str) -> Node:
         merged, target_pointer, origins = self._deref(schema, pointer)
-        nullable = False
         union = nullable_union_branch(merged)
         if union is not None:
             keyword, branch = union
@@ -119,9 +118,8 @@ class SchemaView(SchemaChecker):
                     origins[key] = inner_origins[key]
             if keyword not in inner:
                 del merged[keyword]
-            nullable = True
         types = set(schema_types(merged)) or implied_types(merged)
-        if (nullable or merged.get("nullable") is True) and types:  # Gemini/OpenAPI spell it `nullable: true`
+        if (union is not None or merged.get("nullable") is True) and types:  # Gemini/OpenAPI spell it `nullable: true`
             types.add("null")
         return Node(merged, target_pointer, origins, frozenset(types))
 
