@@ -389,39 +389,27 @@ class ToolComparison:
     def _input_object(self, o: Node, n: Node, label: str) -> None:
         old_props, new_props = _properties(o.schema), _properties(n.schema)
         old_required, new_required = _required(o.schema), _required(n.schema)
+        old_at, new_at = o.at("properties"), n.at("properties")
+        rejected = _closed(n.schema)
         for name in old_props:
             child = f"{label}.{name}" if label else name
-            if name not in new_props:
-                if _closed(n.schema):
-                    consequence = "calls that still send it are now rejected (`additionalProperties: false`)"
-                else:
-                    consequence = "calls that still send it are silently ignored (the value is dropped)"
-                message = f"{self._what(child)} was removed; {consequence}"
-                where = join_pointer(o.at("properties"), name)
-                self._add(
-                    "SL906",
-                    message,
-                    "old",
-                    where,
-                    child,
-                    key=True,
-                    old=old_props[name],
-                    new=None,
-                    rejected=_closed(n.schema),
+            if name in new_props:
+                self.compare(
+                    old_props[name], join_pointer(old_at, name), new_props[name], join_pointer(new_at, name), child
                 )
                 continue
-            self.compare(
-                old_props[name],
-                join_pointer(o.at("properties"), name),
-                new_props[name],
-                join_pointer(n.at("properties"), name),
-                child,
-            )
+            if rejected:
+                consequence = "calls that still send it are now rejected (`additionalProperties: false`)"
+            else:
+                consequence = "calls that still send it are silently ignored (the value is dropped)"
+            message = f"{self._what(child)} was removed; {consequence}"
+            where = join_pointer(old_at, name)
+            self._add("SL906", message, "old", where, child, key=True, old=old_props[name], new=None, rejected=rejected)
         for name in new_props:
             if name in old_props:
                 continue
             child = f"{label}.{name}" if label else name
-            where = join_pointer(n.at("properties"), name)
+            where = join_pointer(new_at, name)
             if name in new_required:
                 message = f"{self._what(child)} is new and required; existing calls that omit it are rejected"
                 self._add("SL903", message, "new", where, child, key=True, old=None, new=new_props[name])
@@ -432,7 +420,7 @@ class ToolComparison:
             if name in new_props and name not in old_props:
                 continue  # reported above as a new required parameter
             child = f"{label}.{name}" if label else name
-            where = join_pointer(n.at("properties"), name) if name in new_props else n.at("required")
+            where = join_pointer(new_at, name) if name in new_props else n.at("required")
             if name in old_props:
                 message = f"{self._what(child)} became required; calls that omit it are rejected"
                 self._add("SL907", message, "new", where, child, key=name in new_props, old=False, new=True)
@@ -600,13 +588,13 @@ class ToolComparison:
         old_required, new_required = _required(o.schema), _required(n.schema)
         for name, old_child in old_props.items():
             child = f"{label}.{name}" if label else name
+            old_where = join_pointer(o.at("properties"), name)
             if name not in new_props:
                 message = f"{self._what(child)} was removed; callers that read it break"
-                where = join_pointer(o.at("properties"), name)
-                self._add("SL915", message, "old", where, child, key=True, old=old_child, new=None)
+                self._add("SL915", message, "old", old_where, child, key=True, old=old_child, new=None)
                 continue
             new_where = join_pointer(n.at("properties"), name)
             if name in old_required and name not in new_required:
                 message = f"{self._what(child)} is no longer required; callers that read it may find it missing"
                 self._add("SL915", message, "new", new_where, child, key=True, old="required", new="optional")
-            self.compare(old_child, join_pointer(o.at("properties"), name), new_props[name], new_where, child)
+            self.compare(old_child, old_where, new_props[name], new_where, child)
