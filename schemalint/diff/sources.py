@@ -56,12 +56,9 @@ def repository_root(cwd: Path | None = None) -> Path:
 
 def check_ref(ref: str, root: Path) -> str:
     """The commit `ref` names (anything `git rev-parse` accepts); SourceError when it names nothing."""
+    command = ["rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}"]
     try:
-        return (
-            run_git(["rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}"], root)
-            .decode()
-            .strip()
-        )
+        return run_git(command, root).decode().strip()
     except SourceError:
         raise SourceError(f"unknown git revision `{ref}`") from None
 
