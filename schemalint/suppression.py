@@ -15,16 +15,20 @@ were enabled in the run (like ruff's RUF100): `--select SL2` does not make every
 
 from __future__ import annotations
 
+import contextlib
 import io
 import re
 import tokenize
+from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from schemalint.config import Config, PerFileIgnore
 from schemalint.diagnostics import Diagnostic
 from schemalint.loaders import Document
+from schemalint.loaders.jsonyaml import LineIndex, _libyaml_events, parse_yaml_events
 from schemalint.model import Severity, Span
 from schemalint.paths import display_path, matches_any
 from schemalint.rules import match_selector
@@ -35,8 +39,8 @@ _DIRECTIVE = re.compile(
     r"(?:\s*=\s*(?P<selectors>[A-Za-z0-9_-]+(?:\s*,\s*[A-Za-z0-9_-]+)*))?"
 )
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_BLOCK_SCALAR_START = re.compile(r"(?:^|[\s:?-])[|>][0-9+-]*\s*$")
-_QUOTE_OPENERS = frozenset(":-[{,?")
+#: before each `#` at the start of a line or after white space: from it to the end of its line (group 1)
+_COMMENT = re.compile(r"(?<![^ \t\r\n])(?=(#[^\r\n]*))")
 
 
 @dataclass(frozen=True)
@@ -86,55 +90,40 @@ def python_comments(text: str) -> Iterator[Comment]:
 
 
 def yaml_comments(text: str) -> Iterator[Comment]:
-    """Comments of YAML text: a `#` at the start of a line or after white space, outside quoted scalars
-    (which may span lines) and outside block scalars (`|`, `>`)."""
-    block_indent: int | None = None
-    quote: str | None = None
-    for number, line in enumerate(_LINE_BREAK.split(text), start=1):
-        indent = len(line) - len(line.lstrip(" "))
-        if block_indent is not None:
-            if not line.strip() or indent > block_indent:
-                continue
-            block_indent = None
-        comment_at = _scan_yaml_line(line, quote)
-        position, quote = comment_at
-        content = line if position is None else line[:position]
-        if position is not None:
-            yield Comment(number, position + 1, line[position:], not content.strip())
-        if quote is None and _BLOCK_SCALAR_START.search(content.rstrip()):
-            block_indent = indent
+    """Comments of YAML text: a `#` at the start of a line or after white space, outside the scalars the
+    YAML parser reads (a quoted one may span lines; a block scalar's text starts below its `|` or `>`
+    header, which may end in a comment). Past a YAML error the rest of the text holds no scalar."""
+    scalars: list[tuple[int, int]] = []
+    for event in _yaml_events(text):
+        if type(event).__name__ == "ScalarEvent":
+            start, end = event.start_mark.index, event.end_mark.index
+            if event.style in ("|", ">"):
+                header_end = _LINE_BREAK.search(text, start)
+                start = header_end.end() if header_end else end
+            scalars.append((start, end))
+    lines = LineIndex(text)
+    comment_end = 0
+    for match in _COMMENT.finditer(text):
+        offset = match.start()
+        inside = bisect_right(scalars, (offset, len(text))) - 1
+        if offset < comment_end or (inside >= 0 and offset < scalars[inside][1]):
+            continue
+        comment_end = match.end(1)
+        line, column = lines.position(offset)
+        yield Comment(line, column, match.group(1), not text[offset - column + 1 : offset].strip())
 
 
-def _scan_yaml_line(line: str, quote: str | None) -> tuple[int | None, str | None]:
-    """(index of the comment's `#` or None, the quote still open at the end of the line)."""
-    previous = ""  # last non-space character outside quotes
-    index = 0
-    while index < len(line):
-        char = line[index]
-        if quote == '"':
-            if char == "\\":
-                index += 2
-                continue
-            if char == '"':
-                quote = None
-        elif quote == "'":
-            if char == "'":
-                if line[index + 1 : index + 2] == "'":
-                    index += 2
-                    continue
-                quote = None
-        elif char == "#" and (index == 0 or line[index - 1] in " \t"):
-            return index, None
-        elif (
-            char in "\"'"
-            and (previous == "" or previous in _QUOTE_OPENERS)
-            and (index == 0 or line[index - 1] in " \t[{,")
-        ):
-            quote = char
-        if quote is None and not char.isspace():
-            previous = char
-        index += 1
-    return None, quote
+def _yaml_events(text: str) -> list[Any]:
+    """The parser events of the whole stream, up to its first error: libyaml's where they are certain to
+    be ruamel.yaml's, as the loader reads them."""
+    try:
+        return list(_libyaml_events(text))
+    except Exception:  # not sure, or broken: ruamel.yaml's events up to the error
+        events: list[Any] = []
+        with contextlib.suppress(Exception):
+            for event in parse_yaml_events(text):
+                events.append(event)
+        return events
 
 
 def parse_directives(document: Document) -> list[Directive]:
