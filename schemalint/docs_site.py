@@ -15,6 +15,7 @@ template with `{code}` and `{slug}`; `{version}` is replaced by the installed ve
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -99,7 +100,8 @@ def _options_table(rule: type[Rule]) -> list[str]:
     rows = ["| option | type | default |", "|---|---|---|"]
     for option in fields:
         default = getattr(defaults, option.name)
-        shown = "unset" if default is None else f"`{_toml(default)}`"  # TOML has no null to show
+        # TOML has no null to show; the JSON of a bool, number, string or list of them is its TOML
+        shown = "unset" if default is None else f"`{json.dumps(default, ensure_ascii=False)}`"
         rows.append(f"| `{option.name.replace('_', '-')}` | `{_type_name(option.type)}` | {shown} |")
     return rows
 
@@ -107,16 +109,6 @@ def _options_table(rule: type[Rule]) -> list[str]:
 def _type_name(hint: Any) -> str:
     # a bare `|` (`int | None`) would end the Markdown table cell, even inside a code span
     return str(getattr(hint, "__name__", hint)).replace("typing.", "").replace("|", "\\|")
-
-
-def _toml(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (tuple, list)):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
-    if isinstance(value, str):
-        return f'"{value}"'
-    return str(value)
 
 
 def _cell(text: str) -> str:
