@@ -16,6 +16,7 @@ from schemalint import UserError, __version__
 from schemalint.engine import LintOptions, LintResult, lint
 from schemalint.model import Dialect, Tool
 from schemalint.presets import PRESETS
+from schemalint.targets import sent_strict
 
 BASELINE_FILE = ".schemalint-baseline.json"
 #: what a tool's dialect or framework says about the provider it is written for (None: any provider)
@@ -67,7 +68,7 @@ class Survey:
 
     @property
     def strict(self) -> int:
-        return sum(1 for tool in self.tools if _sent_strict(tool))
+        return sum(1 for tool in self.tools if sent_strict(tool))
 
 
 def survey(directory: Path, preset: str | None = None, force: bool = False) -> Survey:
@@ -108,10 +109,6 @@ def _relative(path: str, root: Path) -> str:
         return Path(path).as_posix()
 
 
-def _sent_strict(tool: Tool) -> bool:
-    return tool.strict is True or (tool.dialect is Dialect.OPENAI_RESPONSES and tool.strict is not False)
-
-
 def _provider(tool: Tool) -> str | None:
     if tool.dialect is Dialect.PYTHON:
         return _PROVIDER_BY_FRAMEWORK.get((tool.framework or "").lower())
@@ -128,9 +125,9 @@ def choose_preset(tools: Sequence[Tool]) -> tuple[str, tuple[str, ...], str]:
         return "recommended", (), "tools for several providers: each tool's dialect decides its targets"
     (provider,) = providers
     if provider == "openai":
-        if all(_sent_strict(tool) for tool in tools):
+        if all(sent_strict(tool) for tool in tools):
             return "openai-strict", ("openai-strict",), "every tool is OpenAI's and sent strict"
-        strict = "; the tools sent strict are checked as strict" if any(_sent_strict(t) for t in tools) else ""
+        strict = "; the tools sent strict are checked as strict" if any(sent_strict(t) for t in tools) else ""
         return "recommended", ("openai",), f"every tool is OpenAI's{strict}"
     if provider == "mcp":
         return "mcp", (), "every tool is an MCP server's (checked against every provider that may get it)"

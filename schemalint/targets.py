@@ -29,14 +29,15 @@ from collections.abc import Iterable
 from schemalint.model import Dialect, Severity, Tool
 from schemalint.providers import BASE_TARGET, TARGETS
 
-__all__ = ["TARGETS", "finding_severity", "is_forwarded", "resolve_targets"]
+__all__ = ["TARGETS", "finding_severity", "is_forwarded", "resolve_targets", "sent_strict"]
 
 _EVERY_PROVIDER = frozenset({"mcp", "openai", "anthropic", "gemini"})
 _STRICT_VARIANT = {base: strict for strict, base in BASE_TARGET.items()}
 _OPENAI_AGENTS_FRAMEWORKS = frozenset({"openai-agents", "openai_agents", "agents"})
 
 
-def _sent_strict(tool: Tool) -> bool:
+def sent_strict(tool: Tool) -> bool:
+    """Whether the provider enforces the tool's schema strictly (OpenAI Responses does unless told not to)."""
     if tool.dialect is Dialect.OPENAI_RESPONSES:
         return tool.strict is not False
     return tool.strict is True
@@ -45,10 +46,10 @@ def _sent_strict(tool: Tool) -> bool:
 def resolve_targets(tool: Tool, configured: Iterable[str] = ()) -> frozenset[str]:
     configured = tuple(configured)
     if configured:
-        if _sent_strict(tool):
+        if sent_strict(tool):
             return frozenset(_STRICT_VARIANT.get(t, t) for t in configured)
         return frozenset(configured)
-    strict = _sent_strict(tool)
+    strict = sent_strict(tool)
     if tool.dialect in (Dialect.OPENAI_CHAT, Dialect.OPENAI_FUNCTIONS, Dialect.GENERIC, Dialect.OPENAI_RESPONSES):
         return frozenset({"openai-strict" if strict else "openai"})
     if tool.dialect is Dialect.ANTHROPIC:
