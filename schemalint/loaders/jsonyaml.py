@@ -190,10 +190,6 @@ _JSON_TOKEN = re.compile(
 )
 
 
-class _DuplicateKey(Exception):
-    pass
-
-
 class _Problem(Exception):
     """A refused input at a character offset (raised by the YAML builder and the JSON scan)."""
 
@@ -215,7 +211,7 @@ class _Problem(Exception):
 def _reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     obj = dict(pairs)
     if len(obj) != len(pairs):
-        raise _DuplicateKey
+        raise _ValueProblem("duplicate key")
     return obj
 
 
@@ -312,21 +308,19 @@ def _parse_json(text: str) -> tuple[JSON, SpanTable]:
         raise _error_at(text, error.msg, error.pos) from None
     except _Problem as problem:  # nested deeper than MAX_DEPTH
         raise problem.to_load_error(text) from None
-    except _DuplicateKey:
-        raise _json_problem(text, "duplicate key") from None
-    except RecursionError:
-        raise _json_problem(text, f"nesting too deep to parse (limit {MAX_DEPTH} levels)") from None
-    except ValueError as error:  # _ValueProblem from the hooks, or int() refusing a huge number
-        raise _json_problem(text, _one_line(str(error))) from None
+    except (ValueError, RecursionError) as error:  # a hook's _ValueProblem, int() refusing a huge number
+        raise _json_problem(text, error) from None
 
 
-def _json_problem(text: str, fallback: str) -> LoadError:
+def _json_problem(text: str, error: Exception) -> LoadError:
     """The error json.loads raised, placed: the first problem in text order, with its position."""
     try:
         _json_spans(text, check_values=True)
     except _Problem as problem:
         return problem.to_load_error(text)
-    return LoadError(fallback)
+    if isinstance(error, RecursionError):
+        return LoadError(f"nesting too deep to parse (limit {MAX_DEPTH} levels)")
+    return LoadError(_one_line(str(error)))
 
 
 def load_jsonl(text: str, path: str) -> Document:
