@@ -80,20 +80,15 @@ def finding_keys(
         return d.pointer[len(pointer) :]
 
     return [
-        (d.code, paths[d.path] if paths else d.path, d.tool or "", below(d) if below_tool and d.tool else d.pointer, c)
-        for d, c in zip(diagnostics, content_hashes(diagnostics, documents), strict=True)
+        (
+            d.code,
+            paths[d.path] if paths else d.path,
+            d.tool or "",
+            below(d) if below_tool and d.tool else d.pointer,
+            content_hash(documents.get(d.path), d.pointer),
+        )
+        for d in diagnostics
     ]
-
-
-def content_hashes(diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document]) -> list[str]:
-    """`content_hash` at each diagnostic; each (file, pointer) is hashed once, since several findings
-    often point at one place."""
-    hashes: dict[tuple[str, str], str] = {}
-    for d in diagnostics:
-        place = (d.path, d.pointer)
-        if place not in hashes:
-            hashes[place] = content_hash(documents.get(d.path), d.pointer)
-    return [hashes[(d.path, d.pointer)] for d in diagnostics]
 
 
 def fingerprints(diagnostics: Sequence[Diagnostic], documents: Mapping[str, Document]) -> list[str]:
