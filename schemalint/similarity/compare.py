@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import math
+import os
 import struct
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from schemalint.math_threads import one_math_thread
 from schemalint.similarity.cache import float32_row
 from schemalint.similarity.embed import embed_texts, resolve_backend
 from schemalint.similarity.pairs import candidate_pairs, pair_cosines
@@ -50,7 +50,7 @@ def one_blas_thread_for(count: int) -> None:
     the default pool, 0.97 s / 0.88 s with one thread. A setting of the user's, or a numpy already
     imported by a host program, is left as it is."""
     if count <= SINGLE_THREAD_TEXTS and "numpy" not in sys.modules:
-        one_math_thread(("OPENBLAS_NUM_THREADS",))
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
 def cosine_floor(threshold: float, scale: Scale) -> float:
