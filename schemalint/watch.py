@@ -36,11 +36,10 @@ def changes(paths: Sequence[str], stop_event: Any = None) -> Iterator[set[str]]:
     files = [Path(p).resolve() for p in paths if not Path(p).is_dir()]
     watched = dict.fromkeys([*folders, *(f.parent for f in files)])
 
-    class LintFilter(watchfiles.DefaultFilter):
-        ignore_dirs = (*watchfiles.DefaultFilter.ignore_dirs, *DEFAULT_EXCLUDE)
+    default = watchfiles.DefaultFilter(ignore_dirs=(*watchfiles.DefaultFilter.ignore_dirs, *DEFAULT_EXCLUDE))
 
-        def __call__(self, change: watchfiles.Change, path: str) -> bool:
-            return super().__call__(change, path) and relevant(Path(path), folders, files)
+    def lint_filter(change: watchfiles.Change, path: str) -> bool:
+        return default(change, path) and relevant(Path(path), folders, files)
 
-    for batch in watchfiles.watch(*watched, watch_filter=LintFilter(), stop_event=stop_event, debounce=400):
+    for batch in watchfiles.watch(*watched, watch_filter=lint_filter, stop_event=stop_event, debounce=400):
         yield {path for _, path in batch}
