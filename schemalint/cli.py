@@ -658,10 +658,11 @@ def init(directory: Path, preset: str | None, baseline: bool, force: bool) -> No
 def rule(name: str | None, output_format: str) -> None:
     """Show a rule's documentation (by code or slug), or the table of all rules: severity, whether it is on
     by default, the presets that turn it on and the fixes it offers."""
+    from schemalint.docs_site import rule_facts, rule_url
     from schemalint.rules import all_rules, find_rule
 
     if name is None:
-        rows = [_rule_facts(r) for r in all_rules()]
+        rows = [rule_facts(r) for r in all_rules()]
         if output_format == "json":
             click.echo(json.dumps(rows, indent=2))
             return
@@ -679,11 +680,10 @@ def rule(name: str | None, output_format: str) -> None:
     if found is None:
         _fail(f"unknown rule `{name}`; `schemalint rule` lists them all")
     from schemalint.config import config_for_directory
-    from schemalint.docs_site import rule_url
 
     # the rule's page: where the `docs-url` of the configuration that applies here points
     url = rule_url(found.code, found.slug, config_for_directory(Path.cwd()).settings.get("docs-url", ""))
-    facts = _rule_facts(found)
+    facts = rule_facts(found)
     if output_format == "json":
         click.echo(json.dumps({**facts, "docs": found.docs(), "url": url}, indent=2))
         return
@@ -694,22 +694,6 @@ def rule(name: str | None, output_format: str) -> None:
     )
     click.echo(found.docs())
     click.echo(f"\nDocs: {url}")
-
-
-def _rule_facts(rule_class: Any) -> dict[str, Any]:
-    from schemalint.presets import DEFAULT_PRESETS, presets_with
-
-    presets = presets_with(rule_class.code)
-    return {
-        "code": rule_class.code,
-        "slug": rule_class.slug,
-        "severity": rule_class.severity.label,
-        "scope": rule_class.scope.value,
-        "default": any(name in presets for name in DEFAULT_PRESETS),
-        "presets": presets,
-        "fixable": list(rule_class.fixable),
-        "summary": rule_class.summary,
-    }
 
 
 def _preset_list(names: Sequence[str]) -> str:

@@ -70,12 +70,21 @@ def fixability(rule: type[Rule]) -> str:
     return ", ".join(rule.fixable) or "no"
 
 
-def _presets(rule: type[Rule]) -> tuple[str, str]:
-    """(`on` or `off` by default, the presets that turn the rule on)."""
+def rule_facts(rule: type[Rule]) -> dict[str, Any]:
+    """What `schemalint rule` and the rule's page say of it besides its docs."""
     from schemalint.presets import DEFAULT_PRESETS, presets_with
 
-    names = presets_with(rule.code)
-    return ("on" if any(name in names for name in DEFAULT_PRESETS) else "off"), ", ".join(names) or "none"
+    presets = presets_with(rule.code)
+    return {
+        "code": rule.code,
+        "slug": rule.slug,
+        "severity": rule.severity.label,
+        "scope": rule.scope.value,
+        "default": any(name in presets for name in DEFAULT_PRESETS),
+        "presets": presets,
+        "fixable": list(rule.fixable),
+        "summary": rule.summary,
+    }
 
 
 def _markdown(docs: str) -> str:
@@ -123,6 +132,8 @@ def _plain(text: str) -> str:
 
 def rule_markdown(rule: type[Rule]) -> str:
     """A rule's page: what `schemalint rule CODE` prints, with its options and how to configure it."""
+    facts = rule_facts(rule)
+    presets = f"{'on' if facts['default'] else 'off'} | {', '.join(facts['presets']) or 'none'}"
     lines = [
         f"# {rule.code} {rule.slug}",
         "",
@@ -130,7 +141,7 @@ def rule_markdown(rule: type[Rule]) -> str:
         "",
         "| severity | applies to | fix | default | presets |",
         "|---|---|---|---|---|",
-        f"| {rule.severity.label} | {rule.scope.value} | {fixability(rule)} | {' | '.join(_presets(rule))} |",
+        f"| {rule.severity.label} | {rule.scope.value} | {fixability(rule)} | {presets} |",
         "",
         _markdown(rule.docs()),
         "",
@@ -175,7 +186,7 @@ def rules_index_markdown() -> str:
         page = rule_page(rule.code, rule.slug).removeprefix("rules/").removesuffix(".html") + ".md"
         lines.append(
             f"| [{rule.code}]({page}) | {rule.slug} | {rule.severity.label} | {rule.scope.value} | {fixability(rule)} "
-            f"| {_presets(rule)[0]} | {_cell(rule.summary)} |"
+            f"| {'on' if rule_facts(rule)['default'] else 'off'} | {_cell(rule.summary)} |"
         )
     return "\n".join(lines) + "\n"
 
