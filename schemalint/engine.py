@@ -469,14 +469,12 @@ class _FixtureLinker:
         else:
             names = {case.tool for case in fixture.cases if case.tool is not None}
         # the most of its names; then the set nearest the fixture, then by name: not the order files were named in
-        ranked = [
-            (len(names.intersection(tool.name for tool in tools)), _shared_folders(source.path, key), key, tools)
+        ranked = (
+            (-len(names.intersection(t.name for t in tools)), -_shared_folders(source.path, key), key)
             for key, tools in self.sets.items()
-        ]
-        ranked = [entry for entry in ranked if entry[0] > 0]
-        if not ranked:
-            return None
-        return min(ranked, key=lambda entry: (-entry[0], -entry[1], entry[2]))[3]
+        )
+        most, _, best = min(ranked, default=(0, 0, ""))
+        return self.sets[best] if most < 0 else None
 
     def _linked_file(self, config: Config, target: str) -> list[Tool]:
         path = resolve_path(config.root / target)
