@@ -20,7 +20,7 @@ import click
 from schemalint import UserError, __version__, progress
 from schemalint.config import ConfigError, check_presets, check_selector, check_targets, parse_fail_on
 from schemalint.model import Severity
-from schemalint.reporters import FORMATS, parse_output_targets
+from schemalint.reporters import FORMATS, parse_output_targets, write_reports
 from schemalint.reporters.terminal import printable
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -576,8 +576,6 @@ def reporter_output(
 ) -> None:
     """Every requested format; the text format on the terminal is followed by the summary, and with
     `statistics` it is the number of findings per rule instead of the findings (as `ruff --statistics`)."""
-    from schemalint.reporters import write_reports
-
     configs = [f.config for f in result.files]
     docs_url = configs[0].settings.get("docs-url", "") if configs else ""
     color = sys.stdout.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"

@@ -19,7 +19,7 @@ from schemalint.loaders.discover import DEFAULT_INCLUDE
 from schemalint.model import Severity
 from schemalint.paths import matches_any
 from schemalint.presets import DEFAULT_PRESETS, PRESETS, Preset, preset_codes
-from schemalint.rules import RULE_INDEX, rule_class
+from schemalint.rules import RULE_INDEX, find_rule, match_selector, rule_class
 from schemalint.rules.base import FixtureRule, NodeDispatch, NodeRule, RequestRule, Rule, ToolRule, ToolSetRule
 
 if TYPE_CHECKING:
@@ -242,8 +242,6 @@ def parse_fail_on(value: Any, where: str) -> Severity | None:
 
 
 def check_selector(selector: str, where: str) -> None:
-    from schemalint.rules import match_selector
-
     if not match_selector(selector):
         raise ConfigError(f"{where}: unknown rule or prefix `{selector}`")
 
@@ -290,8 +288,6 @@ def _string_lists(value: Any, key: str, shape: str, where: str) -> dict[str, tup
 
 
 def _rule_settings(value: Any, where: str) -> dict[str, RuleSetting]:
-    from schemalint.rules import find_rule
-
     if not isinstance(value, Mapping):
         raise ConfigError(f"{where}: `rules` must be a table of tables")
     settings: dict[str, RuleSetting] = {}
@@ -460,6 +456,4 @@ def resolved_settings(config: Config, path: Path) -> list[Setting]:
 
 
 def _codes(selectors: tuple[str, ...]) -> set[str]:
-    from schemalint.rules import match_selector
-
     return {entry.code for selector in selectors for entry in match_selector(selector)}

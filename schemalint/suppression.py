@@ -31,7 +31,7 @@ from schemalint.loaders import Document
 from schemalint.loaders.jsonyaml import LineIndex, _libyaml_events, parse_yaml_events
 from schemalint.model import Severity, Span
 from schemalint.paths import display_path, matches_any
-from schemalint.rules import match_selector
+from schemalint.rules import match_selector, rule_class
 
 UNUSED_CODE = "SL001"
 _DIRECTIVE = re.compile(
@@ -282,8 +282,6 @@ def _selects_enabled(selectors: Sequence[str], enabled: frozenset[str]) -> bool:
 
 
 def _unused(config: Config, path: str, span: Span, message: str) -> Diagnostic:
-    from schemalint.rules import rule_class
-
     rule = rule_class(UNUSED_CODE)
     setting = config.rules.get(UNUSED_CODE)
     severity: Severity = (setting.severity if setting is not None else None) or rule.severity
