@@ -179,3 +179,10 @@ def test_python_source_comments(project: Path) -> None:
     )
     # the comment on the finding's line silences it; the one three lines above silences nothing
     assert codes(select=("SL303", "SL001"), no_config=True) == [("SL001", 2)]
+
+
+def test_yaml_comments_after_a_quote_inside_a_plain_scalar() -> None:
+    # a quote in the middle of a plain scalar opens nothing: the comments after it are still comments
+    text = "a: sizes - \"s\nb: 1  # real 1\nc: which? 'x # real 2\n# real 3\n"
+    found = [(c.line, c.text) for c in yaml_comments(text)]
+    assert found == [(2, "# real 1"), (3, "# real 2"), (4, "# real 3")]
