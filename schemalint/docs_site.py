@@ -15,6 +15,7 @@ template with `{code}` and `{slug}`; `{version}` is replaced by the installed ve
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -102,7 +103,7 @@ def _markdown(docs: str) -> str:
 
 
 def _options_table(rule: type[Rule]) -> list[str]:
-    fields = rule.option_fields()
+    fields = dataclasses.fields(rule.Options)
     if not fields:
         return []
     defaults = rule.Options()
@@ -149,7 +150,7 @@ def rule_markdown(rule: type[Rule]) -> str:
     options = _options_table(rule)
     if options:
         lines += ["## Option reference", "", *options, ""]
-        first = rule.option_fields()[0].name.replace("_", "-")
+        first = dataclasses.fields(rule.Options)[0].name.replace("_", "-")
         lines += [
             "Set in `pyproject.toml` (or `.schemalint.toml` without the `tool.` prefix):",
             "",

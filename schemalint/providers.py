@@ -18,7 +18,6 @@ an info finding; every other row gives an error.
 from __future__ import annotations
 
 import enum
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cache
@@ -335,11 +334,6 @@ def _table_limit(target: str, name: str) -> Row | None:
     rows = [r for r in rows_for(target, Kind.LIMIT) if r.key == name]
     row = next((r for r in rows if r.target == target), rows[0] if rows else None)
     return replace(row, target=target) if row else None
-
-
-@cache
-def compiled(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern)
 
 
 def label(target: str) -> str:

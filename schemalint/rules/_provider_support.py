@@ -5,6 +5,7 @@ Not a rule module (the registry only loads `sl<NNN>_*` modules).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from functools import cache, lru_cache
 from typing import Any
@@ -12,7 +13,7 @@ from typing import Any
 from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import Severity, Tool
-from schemalint.providers import BASE_TARGET, TARGETS, Kind, compiled, label, limit, rows_for
+from schemalint.providers import BASE_TARGET, TARGETS, Kind, label, limit, rows_for
 from schemalint.rules.base import LintContext
 from schemalint.targets import finding_severity
 
@@ -79,7 +80,7 @@ def _objections(
         found.extend(
             (target, f"{row.fix} (`{row.value}`)", row.severity)
             for row in rows_for(target, Kind.NAME)
-            if row.key == subject and not compiled(row.value).match(name)
+            if row.key == subject and not re.match(row.value, name)
         )
         bound = limit(target, length_limit, settings)
         if bound is not None and len(name) > bound.value:

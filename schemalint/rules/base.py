@@ -49,7 +49,7 @@ def rule_options(cls: type[_Options]) -> type[_Options]:
     """Makes a rule's `Options` class a dataclass: typed fields with defaults, one docstring each.
 
     Options are read-only: type checkers see a frozen dataclass and reject an assignment. At run time
-    it is lighter than a plain `@dataclass(frozen=True)`, because every run imports every rule module
+    it is lighter than a plain `@dataclass(frozen=True)`, because a run imports the rule modules it runs
     and Python writes and compiles the source of each generated method: no `__setattr__`/`__delattr__`
     guards, no `__eq__`/`__hash__` (options are never compared), and a class docstring of its own (the
     one dataclass writes is built with `inspect.signature`).
@@ -130,10 +130,6 @@ class Rule:
     def docs(cls) -> str:
         """The docstring, with the options listed under `## Options` (after `## Use instead`)."""
         return _with_options(inspect.cleandoc(cls.__doc__ or cls.summary), cls.Options)
-
-    @classmethod
-    def option_fields(cls) -> tuple[dataclasses.Field[Any], ...]:
-        return dataclasses.fields(cls.Options)
 
 
 @cache
