@@ -386,7 +386,8 @@ def text_mentions_unit(text: str, extra_units: Iterable[str] = ()) -> bool:
 # Formats and examples (SL207, SL307)
 # --------------------------------------------------------------------------------------------
 
-_EXAMPLE = LazyPattern(
+#: An example or a stated shape in a description ("e.g. A1024", "a valid UUID", "8 digits").
+EXAMPLE_OR_FORMAT = LazyPattern(
     r"\be\.?\s?g\b|\bfor\s+example\b|\bfor\s+instance\b|\bsuch\s+as\b|\blike\s+['\"`]|\bexample\b"
     r"|\bformat\b|\bformatted\b|\bpattern\b|\blooks\s+like\b|\bin\s+the\s+form\b|例如|比如|格式|示例|形如|如[:：]"
     # a named shape: "a valid UUID", "24-character hex ObjectId", "8 digits"
@@ -395,11 +396,8 @@ _EXAMPLE = LazyPattern(
 )
 
 
-def text_gives_example_or_format(text: str) -> bool:
-    return bool(_EXAMPLE.search(text))
-
-
-_DATE_FORMAT = LazyPattern(
+#: How a date or time is written (ISO 8601, YYYY-MM-DD, an example...).
+DATE_FORMAT = LazyPattern(
     r"\biso(?:[\s-]?8601)?\b|\brfc[\s-]?3339\b|\brfc[\s-]?2822\b|\byyyy|\bmm[/-]dd\b|\bdd[/-]mm\b|\bhh:mm\b|\bunix\b|\bepoch\b"
     r"|\btimestamp\b|\d{4}-\d{1,2}-\d{1,2}|\d{1,2}:\d{2}|\d{1,2}/\d{1,2}/\d{2,4}|\bformats?\b|\bformatted\b|格式|时间戳"
     r"|\b(?:month|day|year)-(?:month|day|year)-(?:month|day|year)\b|\bdd[/.-]mm\b"
@@ -408,11 +406,6 @@ _DATE_FORMAT = LazyPattern(
     r"|(?:\be\.?\s?g\.?|\bfor\s+example\b|\bsuch\s+as\b)[^;]{0,30}?(?:\d|\b(?:today|tomorrow|yesterday|now|next|last)\b)",
     re.IGNORECASE,
 )
-
-
-def text_states_date_format(text: str) -> bool:
-    """True when a description states how a date/time is written (ISO 8601, YYYY-MM-DD, an example...)."""
-    return bool(_DATE_FORMAT.search(text))
 
 
 # --------------------------------------------------------------------------------------------
@@ -896,8 +889,3 @@ def hidden_characters(text: str) -> list[tuple[int, str, str]]:
             continue
         found.append((index, f"U+{code:04X}", kind))
     return found
-
-
-def strip_hidden_characters(text: str) -> str:
-    reported = {index for index, _, _ in hidden_characters(text)}
-    return "".join(ch for i, ch in enumerate(text) if i not in reported)

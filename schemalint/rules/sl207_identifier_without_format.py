@@ -6,10 +6,10 @@ from schemalint.diagnostics import Finding
 from schemalint.model import JSON, SchemaNode, Severity, schema_types
 from schemalint.rules.base import LintContext, NodeRule, Nodes, rule_options, vocabulary
 from schemalint.text import (
+    EXAMPLE_OR_FORMAT,
     description_of,
     is_constrained_string,
     last_word_in,
-    text_gives_example_or_format,
 )
 
 IDENTIFIER_WORDS = tuple("id ids sku skus uuid uuids guid guids isbn iban ean upc".split())
@@ -77,7 +77,7 @@ class IdentifierWithoutFormat(NodeRule):
             return
         if is_constrained_string(strings) or "examples" in strings or "example" in strings:
             return
-        if text_gives_example_or_format(node.description + " " + description_of(strings)):
+        if EXAMPLE_OR_FORMAT.search(node.description + " " + description_of(strings)):
             return
         yield Finding(
             f"identifier `{node.property_name}` has no pattern, format or example; give its shape "

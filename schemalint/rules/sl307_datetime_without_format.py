@@ -7,7 +7,7 @@ from schemalint.diagnostics import Finding
 from schemalint.lazy_pattern import LazyPattern
 from schemalint.model import SchemaNode, Severity
 from schemalint.rules.base import LintContext, NodeRule, Nodes
-from schemalint.text import is_constrained_string, lists_values, split_name, text_states_date_format
+from schemalint.text import DATE_FORMAT, is_constrained_string, lists_values, split_name
 
 #: Name words that make a string a date or time.
 DATE_WORDS = frozenset(
@@ -113,7 +113,7 @@ class DatetimeWithoutFormat(NodeRule):
         if is_constrained_string(schema) or "examples" in schema:
             return
         default = schema.get("default")
-        if text_states_date_format(node.description) or (isinstance(default, str) and text_states_date_format(default)):
+        if DATE_FORMAT.search(node.description) or (isinstance(default, str) and DATE_FORMAT.search(default)):
             return
         if lists_values(node.description, loosely=True):  # `time`: "all, hour, day" is a choice, not a date
             return

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Iterator
 from schemalint.diagnostics import Finding, Fix, PatchOperation
 from schemalint.model import JSON, Severity, Tool, join_pointer
 from schemalint.rules.base import LintContext, ToolRule
-from schemalint.text import hidden_characters, strip_hidden_characters
+from schemalint.text import hidden_characters
 
 
 def _strings(value: JSON, pointer: str) -> Iterator[tuple[str, str, bool]]:
@@ -107,10 +107,9 @@ class HiddenCharacters(ToolRule):
             is_name = pointer == tool.name_pointer
             fix = None
             if not is_key and not is_name:
-                fix = Fix(
-                    "remove the hidden characters",
-                    (PatchOperation("replace", pointer, strip_hidden_characters(text)),),
-                )
+                reported = {index for index, _, _ in hidden}
+                stripped = "".join(ch for i, ch in enumerate(text) if i not in reported)
+                fix = Fix("remove the hidden characters", (PatchOperation("replace", pointer, stripped),))
             what = "key" if is_key else "name" if is_name else "text"
             yield Finding(
                 f"{len(hidden)} hidden character(s) in this {what}: {', '.join(kinds)}",
