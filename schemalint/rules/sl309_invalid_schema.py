@@ -57,41 +57,6 @@ def _all_schemas(values: Collection[Any]) -> bool:
     return all(isinstance(v, _SCHEMA) for v in values)
 
 
-#: keyword -> whether its value has the JSON type the meta-schema asks for (other keywords: any value)
-_WELL_FORMED: dict[str, Callable[[Any], bool]] = {
-    **dict.fromkeys(_NON_NEGATIVE_INT, lambda value: _is_int(value) and value >= 0),
-    **dict.fromkeys(("minimum", "maximum"), _is_number),
-    "multipleOf": lambda value: _is_number(value) and value > 0,
-    # draft-04 used booleans
-    **dict.fromkeys(
-        ("exclusiveMinimum", "exclusiveMaximum"), lambda value: _is_number(value) or isinstance(value, bool)
-    ),
-    **dict.fromkeys(_STRING, lambda value: isinstance(value, str)),
-    **dict.fromkeys(_SCHEMA_VALUED, lambda value: isinstance(value, _SCHEMA)),
-    **dict.fromkeys(SCHEMA_KEYWORDS_MAP, lambda value: is_mapping(value) and _all_schemas(value.values())),
-    **dict.fromkeys(
-        SCHEMA_KEYWORDS_LIST,
-        lambda value: isinstance(value, list) and bool(value) and _all_schemas(value),
-    ),
-    "items": lambda value: isinstance(value, _SCHEMA) or (isinstance(value, list) and _all_schemas(value)),
-    "required": lambda value: (
-        isinstance(value, list) and all(isinstance(v, str) for v in value) and len(set(value)) == len(value)
-    ),
-    **dict.fromkeys(("enum", "examples"), lambda value: isinstance(value, list)),
-    **dict.fromkeys(
-        ("uniqueItems", "readOnly", "writeOnly", "deprecated", "nullable"), lambda value: isinstance(value, bool)
-    ),
-    "type": lambda value: (
-        isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))
-    ),
-}
-
-
-def malformed_keywords(schema: Mapping[str, Any]) -> list[str]:
-    """Keywords whose value has the wrong JSON type for the meta-schema (a fast pre-check)."""
-    return [key for key, value in schema.items() if key in _WELL_FORMED and not _WELL_FORMED[key](value)]
-
-
 #: the keywords whose values `_values_match_type` compares with `type`
 _TYPED_VALUES = frozenset(("enum", "default", "examples"))
 #: type name -> whether a value has that type
@@ -103,6 +68,28 @@ _HAS_TYPE: dict[str, Callable[[Any], bool]] = {
     "null": lambda value: value is None,
     "array": lambda value: isinstance(value, list),
     "object": is_mapping,
+}
+
+#: keyword -> whether its value has the JSON type the meta-schema asks for (other keywords: any value;
+#: `type` has checks of its own)
+_WELL_FORMED: dict[str, Callable[[Any], bool]] = {
+    **dict.fromkeys(_NON_NEGATIVE_INT, lambda value: _is_int(value) and value >= 0),
+    **dict.fromkeys(("minimum", "maximum"), _is_number),
+    "multipleOf": lambda value: _is_number(value) and value > 0,
+    # a number, or a boolean as draft-04 used them
+    **dict.fromkeys(("exclusiveMinimum", "exclusiveMaximum"), lambda value: isinstance(value, (int, float))),
+    **dict.fromkeys(_STRING, _HAS_TYPE["string"]),
+    **dict.fromkeys(_SCHEMA_VALUED, lambda value: isinstance(value, _SCHEMA)),
+    **dict.fromkeys(SCHEMA_KEYWORDS_MAP, lambda value: is_mapping(value) and _all_schemas(value.values())),
+    **dict.fromkeys(
+        SCHEMA_KEYWORDS_LIST, lambda value: isinstance(value, list) and bool(value) and _all_schemas(value)
+    ),
+    "items": lambda value: isinstance(value, _SCHEMA) or (isinstance(value, list) and _all_schemas(value)),
+    "required": lambda value: (
+        isinstance(value, list) and all(isinstance(v, str) for v in value) and len(set(value)) == len(value)
+    ),
+    **dict.fromkeys(("enum", "examples"), _HAS_TYPE["array"]),
+    **dict.fromkeys(("uniqueItems", "readOnly", "writeOnly", "deprecated", "nullable"), _HAS_TYPE["boolean"]),
 }
 
 
@@ -163,9 +150,12 @@ class InvalidSchema(NodeRule):
         raw_type = schema.get("type")
         if raw_type is not None and not (isinstance(raw_type, str) and raw_type in JSON_SCHEMA_TYPES):
             yield from self._type_names(node, schema)
-        malformed = malformed_keywords(schema)
+        malformed = [key for key, value in schema.items() if key in _WELL_FORMED and not _WELL_FORMED[key](value)]
         if malformed:
-            yield from self._meta_schema(node, schema, malformed)
+            messages = _meta_schema_messages(schema)
+            for key in malformed:
+                detail = messages.get(key, "has the wrong kind of value")
+                yield Finding(f"`{key}` {detail}", join_pointer(node.pointer, key), data={"keyword": key})
         if "required" in schema:
             yield from self._required(node, schema)
         if "type" in schema and not _TYPED_VALUES.isdisjoint(schema):
@@ -192,15 +182,6 @@ class InvalidSchema(NodeRule):
                 data={"type": name},
                 fix=_type_spelling_fix(node.pointer, raw, index),
             )
-
-    def _meta_schema(self, node: SchemaNode, schema: Mapping[str, Any], malformed: list[str]) -> Iterable[Finding]:
-        bad = [key for key in malformed if key != "type"]
-        if not bad:
-            return
-        messages = _meta_schema_messages(schema)
-        for key in bad:
-            detail = messages.get(key, "has the wrong kind of value")
-            yield Finding(f"`{key}` {detail}", join_pointer(node.pointer, key), data={"keyword": key})
 
     def _required(self, node: SchemaNode, schema: Mapping[str, Any]) -> Iterable[Finding]:
         required = schema.get("required")
