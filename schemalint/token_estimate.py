@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -33,29 +32,18 @@ PER_TOOL_OVERHEAD = 8
 _CJK_RANGES = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 
 
-def _pieces_pattern(cjk_ranges: str) -> str:
-    return (
-        rf"(?P<cjk>[{cjk_ranges}])"
-        r"|(?P<word>[^\W\d_]+)"
-        r"|(?P<digits>\d+)"
-        r"|(?P<space>\s+)"
-        rf"|(?P<symbols>[^\w\s{cjk_ranges}]+|_+)"
-    )
-
-
 #: compiled for the first non-ASCII text only: the CJK ranges are slow to compile
-_PIECES = LazyPattern(_pieces_pattern(_CJK_RANGES))
-#: the same pieces for ASCII characters, which are in no CJK range (one stands in for them all)
-_ASCII_PIECES = re.compile(_pieces_pattern("\u3040"))
+_PIECES = LazyPattern(
+    rf"(?P<cjk>[{_CJK_RANGES}])"
+    r"|(?P<word>[^\W\d_]+)"
+    r"|(?P<digits>\d+)"
+    r"|(?P<space>\s+)"
+    rf"|(?P<symbols>[^\w\s{_CJK_RANGES}]+|_+)"
+)
 
 
 #: longer texts are measured on a prefix of this many characters and scaled by length
 SAMPLE_CHARS = 200_000
-
-
-def _kind(char: str) -> str | None:
-    match = _ASCII_PIECES.match(char)
-    return match.lastgroup if match else None
 
 
 def _keeping(keep: Callable[[str], bool]) -> bytes:
@@ -64,12 +52,13 @@ def _keeping(keep: Callable[[str], bool]) -> bytes:
     return bytes(ord(c) if keep(c) else ord(" ") for c in map(chr, range(256)))
 
 
-#: In ASCII text the kinds of run are disjoint character classes, so each kind is found by blanking the
-#: others and splitting (C speed, no Python step per piece): (table, characters per token).
+#: In ASCII text the kinds of run of `_PIECES` (word, digits, symbols) are disjoint character classes, so
+#: each kind is found by blanking the others and splitting (C speed, no Python step per piece):
+#: (table, characters per token).
 _ASCII_RUNS = (
-    (_keeping(lambda c: _kind(c) == "word"), 8),
-    (_keeping(lambda c: _kind(c) == "digits"), 3),
-    (_keeping(lambda c: _kind(c) == "symbols" and c != "_"), 2),
+    (_keeping(str.isalpha), 8),
+    (_keeping(str.isdigit), 3),
+    (_keeping(lambda c: not (c.isalnum() or c.isspace() or c == "_")), 2),
     (_keeping(lambda c: c == "_"), 2),  # `_+` is a run of its own, not part of a run of punctuation
 )
 
