@@ -94,10 +94,6 @@ class LintContext:
         """The provider targets the tool is checked against (see schemalint.targets)."""
         return self._targets.get(id(tool), _NO_TARGETS)
 
-    def is_strict(self, tool: Tool) -> bool:
-        """Whether a strict variant (`openai-strict`) is among the tool's targets."""
-        return any(t.endswith("-strict") for t in self.targets(tool))
-
 
 def code_and_slug(module: str) -> tuple[str, str] | None:
     """What a rule module's name says: `sl301_nesting_too_deep` holds SL301, `nesting-too-deep`."""

@@ -57,7 +57,7 @@ class AdditionalPropertiesNotFalse(NodeRule):
         value = schema.get(KEYWORD, True)
         if value is False:
             return
-        strict = context.is_strict(node.tool)
+        strict = any(t.endswith("-strict") for t in context.targets(node.tool))  # a strict variant
         if is_mapping(value) and not strict:
             return
         where = f"object `{node.property_name}`" if node.property_name else "the parameters object"
