@@ -95,10 +95,11 @@ class SdkRewrite(ToolRule):
             if not shown:
                 continue
             lost = any(c.lossy for c in shown)
+            who, not_by = _who(model)
             yield Finding(
-                f"{_who(model)}, {label(model.target)}) {verb}: {_describe(shown)}"
+                f"{who}, {label(model.target)}) {verb}: {_describe(shown)}"
                 + ("; information is lost" if lost and result != "rejected" else "")
-                + _not_by(model),
+                + not_by,
                 tool.parameters_pointer,
                 data={
                     "sdk": model.name,
@@ -113,19 +114,16 @@ class SdkRewrite(ToolRule):
             )
 
 
-def _who(model: SdkModel) -> str:
-    """`openai-agents (`ensure_strict_json_schema`` or, for a function another SDK runs,
-    `pydantic-ai (anthropic `transform_schema``."""
+def _who(model: SdkModel) -> tuple[str, str]:
+    """Who rewrites (`openai-agents (`ensure_strict_json_schema``, or for a function another SDK runs,
+    `pydantic-ai (anthropic `transform_schema``), and then who does not: the function's own package
+    when it does not run it on tools."""
     if model.runs_in == model.name:
-        return f"{model.name} (`{model.function}`"
-    return f"{model.runs_in} ({model.name} `{model.function}`"
-
-
-def _not_by(model: SdkModel) -> str:
-    """Who does not rewrite, when the function's own package does not run it on tools."""
-    if model.runs_in == model.name:
-        return ""
-    return f" (the {model.name} SDK itself sends a tool's schema unchanged)"
+        return f"{model.name} (`{model.function}`", ""
+    return (
+        f"{model.runs_in} ({model.name} `{model.function}`",
+        f" (the {model.name} SDK itself sends a tool's schema unchanged)",
+    )
 
 
 def _describe(changes: list[Change]) -> str:
