@@ -76,20 +76,17 @@ def estimate_text_tokens(text: str) -> int:
     return _estimate_pieces(text)
 
 
+#: characters per token of each kind of piece but white space (`cjk` pieces are one character)
+_CHARS_PER_TOKEN = {"cjk": 1, "word": 8, "digits": 3, "symbols": 2}
+
+
 def _estimate_pieces(text: str) -> int:
     """The estimate by the definition: one regex match per piece (any text)."""
-    total = 0
-    for match in _PIECES.finditer(text):
-        kind, piece = match.lastgroup, match.group()
-        if kind == "cjk":
-            total += 1
-        elif kind == "word":
-            total += max(1, math.ceil(len(piece) / 8))
-        elif kind == "digits":
-            total += math.ceil(len(piece) / 3)
-        elif kind == "symbols":
-            total += math.ceil(len(piece) / 2)
-    return total
+    return sum(
+        (len(match.group()) + per_token - 1) // per_token
+        for match in _PIECES.finditer(text)
+        if (per_token := _CHARS_PER_TOKEN.get(match.lastgroup or "", 0))
+    )
 
 
 #: `json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)`, with the encoder built once
