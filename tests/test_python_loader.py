@@ -827,3 +827,117 @@ def test_a_decorator_written_below_its_at_sign_is_kept_whole() -> None:
     )
     document = load_python(source, "server.py")
     assert [tool.name for tool in detect_tools(document)] == ["get_order"]
+
+
+# -- registration order and the call walk ---------------------------------------------------------
+
+ORDERED = """
+from fastmcp import FastMCP
+
+mcp = FastMCP("x")
+
+
+@mcp.tool()
+def zeta(q: str) -> str:
+    '''Search.'''
+    return q
+
+
+def make(server: FastMCP) -> None:
+    server.add_tool(helper)
+
+    @server.tool()
+    def nested(x: int) -> int:
+        '''Do it.'''
+        return x
+
+
+class Handlers:
+    def __init__(self, mcp: FastMCP) -> None:
+        mcp.tool(name="second")(self.beta)
+        mcp.tool(name="first")(self.alpha)
+
+    def alpha(self, a: str) -> str:
+        '''Alpha.'''
+        return a
+
+    def beta(self, b: str) -> str:
+        '''Beta.'''
+        return b
+
+
+@mcp.tool()
+def alpha_last(count: int) -> int:
+    '''Count.'''
+    return count
+
+
+def helper(path: str) -> str:
+    '''Read.'''
+    return path
+"""
+
+
+def test_tools_keep_the_order_of_their_registrations_in_the_file() -> None:
+    """Decorated functions and registering calls are sorted by place, also where one statement holds both."""
+    document = load(ORDERED)
+    assert [t.name for t in document.tools] == ["zeta", "helper", "nested", "second", "first", "alpha_last"]
+    assert document.positions.locate("/1").line == line_of(ORDERED, "def helper")
+    assert document.positions.locate("/2/name").line == line_of(ORDERED, "def nested")
+
+
+def test_a_finding_on_a_python_tool_is_placed_on_its_parameter() -> None:
+    from schemalint.engine import lint_source
+
+    result = lint_source(textwrap.dedent(ORDERED).lstrip("\n"), "ordered_tools.py")
+    placed = {(d.pointer, d.span.line, d.span.column) for d in result.diagnostics}
+    assert ("/2/parameters/properties/x", line_of(ORDERED, "def nested"), 16) in placed
+    assert ("/1/parameters/properties/path", line_of(ORDERED, "def helper"), 12) in placed
+
+
+HANDLERS = '''
+from fastmcp import FastMCP
+from langchain_core.tools import tool as lc_tool
+from pydantic import BaseModel
+
+
+class Query(BaseModel):
+    """A query."""
+
+    text: str
+
+
+class Handlers:
+    def __init__(self, mcp: FastMCP) -> None:
+        mcp.tool(name="b")(self.beta)
+        for fn in (self.alpha,):
+            mcp.add_tool(fn)
+
+    def helper(self) -> list[str]:
+        return [str(i) for i in range(3)]
+
+    def alpha(self, a: str) -> str:
+        """Alpha."""
+        return a
+
+    def beta(self, b: str) -> str:
+        """Beta."""
+        return b
+
+    def model_tool(self):
+        def inner():
+            return lc_tool(Query)
+
+        return inner
+'''
+
+
+def test_the_call_walk_enters_only_functions_whose_calls_may_register_tools() -> None:
+    from schemalint.loaders.pyextract.source import parse_module
+
+    module = parse_module(textwrap.dedent(HANDLERS).lstrip("\n"), "handlers.py")
+    top = next(i for i, s in enumerate(module.module.body) if getattr(s, "name", None) and s.name.value == "Handlers")
+    skipped = module.without_registering_calls(top)
+    entered = [d.name.value for d in module._definitions[top] if id(d) not in skipped]
+    assert entered == ["Handlers", "__init__", "model_tool", "inner"]
+    assert [t.name for t in load(HANDLERS).tools] == ["b", "alpha", "Query"]

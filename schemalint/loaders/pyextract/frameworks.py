@@ -87,18 +87,26 @@ _REGISTERING_FUNCTION = re.compile(r"_?(?:register|setup|set_up|add|init|install
 
 class _CallCollector(cst.CSTVisitor):
     """Every call, with the innermost function it is made in (None at module level) and the `for`
-    loops around it."""
+    loops around it; the functions and classes in `skipped` (ids) are not entered."""
 
-    def __init__(self) -> None:
+    def __init__(self, skipped: set[int]) -> None:
         self.calls: list[tuple[cst.Call, cst.FunctionDef | None, tuple[cst.For, ...]]] = []
         self._functions: list[cst.FunctionDef] = []
         self._loops: list[cst.For] = []
+        self._skipped = skipped
 
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        if id(node) in self._skipped:
+            return False
         self._functions.append(node)
+        return True
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
-        self._functions.pop()
+        if id(original_node) not in self._skipped:
+            self._functions.pop()
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return id(node) not in self._skipped
 
     def visit_For(self, node: cst.For) -> None:
         self._loops.append(node)
@@ -133,7 +141,7 @@ class RegistrationFinder:
         for index, code in enumerate(self.source.statement_code):
             if not CALL_MARKER.search(code):
                 continue
-            collector = _CallCollector()
+            collector = _CallCollector(self.source.without_registering_calls(index))
             self.source.module.body[index].visit(collector)
             for call, scope, loops in collector.calls:
                 for target in self._loop_items(call, loops):

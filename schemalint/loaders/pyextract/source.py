@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any, cast
@@ -55,15 +56,20 @@ class SourceModule:
         #: the source of each top-level statement (for cheap textual checks)
         self.statement_code: list[str] = []
         self._first_lines: list[int] = []
+        #: CPython's tree of each top-level statement, where the two trees line up
+        self._trees: list[ast.stmt] = []
+        #: top-level statement -> the functions and classes in it, in the order of the walk
+        self._definitions: dict[int, list[cst.FunctionDef | cst.ClassDef]] = {}
         self._computed: dict[cst.CSTNode, CodeRange] = {}
         self._positioned: set[int] = set()
         self._pending: set[int] = set()
         self._needs_body: set[int] = set()
         self._self_assignments: dict[int, dict[str, list[tuple[cst.BaseExpression, cst.FunctionDef]]]] = {}
-        first_lines = _first_lines(module, text, statements)
-        if first_lines is not None:
+        aligned = _first_lines(module, text, statements)
+        if aligned is not None:
             lines = _LINE_ENDS.split(text)
-            self._first_lines = first_lines
+            first_lines = [line for line, _ in aligned]
+            self._first_lines, self._trees = first_lines, [tree for _, tree in aligned]
             self.statement_code = ["".join(lines[a - 1 : b - 1]) for a, b in pairwise([*first_lines, len(lines) + 1])]
         else:  # generating the code is slower than slicing the text, and counts the same lines
             line = 1 + sum(module.code_for_node(h).count("\n") for h in module.header)
@@ -84,6 +90,8 @@ class SourceModule:
             for small in statement.body:
                 self._small_statement(small, top, depth)
             return
+        if isinstance(statement, (cst.ClassDef, cst.FunctionDef)):
+            self._definitions.setdefault(top, []).append(statement)
         if isinstance(statement, cst.ClassDef):
             self.classes.setdefault(statement.name.value, statement)
             owner = statement
@@ -133,6 +141,37 @@ class SourceModule:
             # `from . import x` is `.x`, `from .m import x` is `.m.x`
             separator = "." if module.strip(".") else ""
             self.imports[local] = f"{module}{separator}{name}" if module else name
+
+    def without_registering_calls(self, top: int) -> set[int]:
+        """ids of the functions and classes in top-level statement `top` that hold no call shaped like
+        a registration (CPython's tree says), for the call walk to skip; none where the trees differ."""
+        definitions = self._definitions.get(top, [])
+        if not self._trees or not definitions:
+            return set()
+        tree = self._trees[top]
+        found = list(_definitions(tree))
+        if [node.name for node in found] != [unicodedata.normalize("NFKC", node.name.value) for node in definitions]:
+            return set()
+        lines = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Call) and self._may_register(node)]
+        cold = set()
+        for node, definition in zip(found, definitions, strict=True):
+            first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+            if not any(first <= line <= (node.end_lineno or node.lineno) for line in lines):
+                cold.add(id(definition))
+        return cold
+
+    def _may_register(self, call: ast.Call) -> bool:
+        """A call `RegistrationFinder` may take for a registration (a superset)."""
+        if not call.args or isinstance(call.args[0], ast.Starred):
+            return False
+        func = call.func
+        if isinstance(func, ast.Call):
+            return isinstance(func.func, ast.Attribute) and func.func.attr == "tool"
+        if isinstance(func, ast.Attribute):
+            return func.attr in ("add_tool", "from_function", "tool")
+        return isinstance(func, ast.Name) and (
+            not func.id.isascii() or self.imports.get(func.id, "").rsplit(".", 1)[-1] == "tool"
+        )
 
     # -- positions -------------------------------------------------------------------------------
 
@@ -325,29 +364,41 @@ class _SelfAssignments(cst.CSTVisitor):
         return False
 
 
-def _first_lines(module: cst.Module, text: str, statements: list[ast.stmt]) -> list[int] | None:
+def _first_lines(module: cst.Module, text: str, statements: list[ast.stmt]) -> list[tuple[int, ast.stmt]] | None:
     """The line each top-level statement of `module` starts on, its leading comments and blank
-    lines included, read from CPython's tree of the same text; None where the two trees might not
-    line up (a lone CR line break, a decorator whose expression starts below its `@`)."""
+    lines included, read from CPython's tree of the same text, with CPython's (first) statement;
+    None where the two trees might not line up (a lone CR line break, a decorator whose expression
+    starts below its `@`)."""
     if _LONE_CR.search(text):
         return None
     lines = text.split("\n")
-    starts: list[int] = []
+    starts: list[tuple[int, ast.stmt]] = []
     previous_end = 0
     for node in statements:
         start = _first_line(node, lines)
         if start is None:
             return None
         if start != previous_end:  # `a = 1; b = 2` is one libcst statement line
-            starts.append(start)
+            starts.append((start, node))
         previous_end = node.end_lineno or node.lineno
     if len(starts) != len(module.body):
         return None
-    return [start - len(statement.leading_lines) for start, statement in zip(starts, module.body, strict=True)]
+    return [(start - len(top.leading_lines), node) for (start, node), top in zip(starts, module.body, strict=True)]
 
 
 _LONE_CR = re.compile(r"\r(?!\n)")
 _LINE_ENDS = re.compile(r"(?<=\n)")
+
+
+def _definitions(statement: ast.stmt) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef]:
+    """The functions and classes in `statement`, in the order SourceModule walks libcst's tree."""
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        yield statement
+    blocks = [getattr(statement, name, []) for name in ("body", "orelse", "finalbody")]
+    blocks += [part.body for part in [*getattr(statement, "handlers", []), *getattr(statement, "cases", [])]]
+    for block in blocks:
+        for inner in block:
+            yield from _definitions(inner)
 
 
 def _header_only(function: cst.FunctionDef) -> cst.FunctionDef:
