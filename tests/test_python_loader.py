@@ -941,3 +941,29 @@ def test_the_call_walk_enters_only_functions_whose_calls_may_register_tools() ->
     entered = [d.name.value for d in module._definitions[top] if id(d) not in skipped]
     assert entered == ["Handlers", "__init__", "model_tool", "inner"]
     assert [t.name for t in load(HANDLERS).tools] == ["b", "alpha", "Query"]
+
+
+def test_self_assignments_are_read_in_source_order_outside_nested_scopes() -> None:
+    from schemalint.loaders.pyextract.source import dotted_name, parse_module
+
+    text = """
+class Server:
+    def __init__(self, a, b, c, d, e, f):
+        try:
+            self.mcp = a
+        except ValueError:
+            self.mcp = b
+        else:
+            self.mcp: object = c
+        finally:
+            if d: self.mcp = d
+        with f:
+            self.other = self.mcp = e
+
+        def nested():
+            self.mcp = f
+"""
+    module = parse_module(text, "server.py", every_statement=True)
+    owner = module.classes["Server"]
+    assert [dotted_name(value) for value, _ in module.self_assignments(owner, "mcp")] == ["a", "b", "c", "d", "e"]
+    assert [dotted_name(value) for value, _ in module.self_assignments(owner, "other")] == ["e"]

@@ -330,38 +330,27 @@ class SourceModule:
             body = owner.body.body if isinstance(owner.body, cst.IndentedBlock) else ()
             for statement in body:
                 if isinstance(statement, cst.FunctionDef):
-                    collector = _SelfAssignments()
-                    statement.body.visit(collector)
-                    for name, value in collector.values:
-                        found.setdefault(name, []).append((value, statement))
+                    for target, value in _assignments(statement.body):
+                        name = dotted_name(target)
+                        if name is not None and name.startswith("self.") and name.count(".") == 1:
+                            found.setdefault(name[len("self.") :], []).append((value, statement))
             self._self_assignments[id(owner)] = found
         return self._self_assignments[id(owner)].get(attribute, [])
 
 
-class _SelfAssignments(cst.CSTVisitor):
-    """`self.<attribute> = value` statements (not in nested functions or classes)."""
-
-    def __init__(self) -> None:
-        self.values: list[tuple[str, cst.BaseExpression]] = []
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        for target in node.targets:
-            self._add(target.target, node.value)
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        if node.value is not None:
-            self._add(node.target, node.value)
-
-    def _add(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
-        name = dotted_name(target)
-        if name is not None and name.startswith("self.") and name.count(".") == 1:
-            self.values.append((name[len("self.") :], value))
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        return False
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        return False
+def _assignments(node: Any) -> Iterator[tuple[cst.BaseExpression, cst.BaseExpression]]:
+    """(target, value) of each assignment in a suite, statement or clause, in source order, not in
+    nested functions or classes: a walk over statements (an assignment is never in an expression)."""
+    if isinstance(node, cst.Assign):
+        yield from ((target.target, node.value) for target in node.targets)
+    elif isinstance(node, cst.AnnAssign) and node.value is not None:
+        yield node.target, node.value
+    elif node is not None and not isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+        body = getattr(node, "body", None)  # suites and statement lines hold a sequence, the others a suite
+        parts = [*(body if isinstance(body, (list, tuple)) else [body]), *getattr(node, "handlers", ())]
+        parts += [getattr(node, "orelse", None), getattr(node, "finalbody", None), *getattr(node, "cases", ())]
+        for part in parts:
+            yield from _assignments(part)
 
 
 def _first_lines(module: cst.Module, text: str, statements: list[ast.stmt]) -> list[tuple[int, ast.stmt]] | None:
