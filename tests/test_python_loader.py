@@ -715,7 +715,7 @@ def test_tool_bodies_are_left_out_of_the_parse_without_changing_the_result(
         return document.data, positions, [(t.name, t.parameters, t.output_schema) for t in document.tools or []]
 
     blanked = extracted()
-    monkeypatch.setattr(source, "_without_tool_bodies", lambda text, functions: text)
+    monkeypatch.setattr(source, "_blank_tool_bodies", lambda lines, functions: None)
     assert blanked == extracted()
     assert [name for name, _, _ in blanked[2]] == ["documented", "bare", "one_line", "with_a_helper", "returns_content"]
 

@@ -35,7 +35,8 @@ class Assumptions:
 class SourceModule:
     """A parsed module plus the facts the extractor needs about it."""
 
-    def __init__(self, module: cst.Module, text: str, statements: list[ast.stmt]) -> None:
+    def __init__(self, module: cst.Module, lines: list[str] | None, statements: list[ast.stmt]) -> None:
+        """`lines`: the module's lines (ends kept), None when they may not be CPython's (a lone CR)."""
         self.module = module
         #: local name -> fully qualified imported name (`FastMCP` -> `fastmcp.FastMCP`)
         self.imports: dict[str, str] = {}
@@ -65,9 +66,8 @@ class SourceModule:
         self._pending: set[int] = set()
         self._needs_body: set[int] = set()
         self._self_assignments: dict[int, dict[str, list[tuple[cst.BaseExpression, cst.FunctionDef]]]] = {}
-        aligned = _first_lines(module, text, statements)
-        if aligned is not None:
-            lines = _LINE_ENDS.split(text)
+        aligned = _first_lines(module, lines, statements) if lines is not None else None
+        if lines is not None and aligned is not None:
             first_lines = [line for line, _ in aligned]
             self._first_lines, self._trees = first_lines, [tree for _, tree in aligned]
             self.statement_code = ["".join(lines[a - 1 : b - 1]) for a, b in pairwise([*first_lines, len(lines) + 1])]
@@ -353,14 +353,11 @@ def _assignments(node: Any) -> Iterator[tuple[cst.BaseExpression, cst.BaseExpres
             yield from _assignments(part)
 
 
-def _first_lines(module: cst.Module, text: str, statements: list[ast.stmt]) -> list[tuple[int, ast.stmt]] | None:
+def _first_lines(module: cst.Module, lines: list[str], statements: list[ast.stmt]) -> list[tuple[int, ast.stmt]] | None:
     """The line each top-level statement of `module` starts on, its leading comments and blank
     lines included, read from CPython's tree of the same text, with CPython's (first) statement;
     None where the two trees might not line up (a lone CR line break, a decorator whose expression
     starts below its `@`)."""
-    if _LONE_CR.search(text):
-        return None
-    lines = text.split("\n")
     starts: list[tuple[int, ast.stmt]] = []
     previous_end = 0
     for node in statements:
@@ -525,12 +522,13 @@ def parse_module(text: str, path: str, every_statement: bool = False) -> SourceM
     functions = _tool_functions(tree, MAX_PYTHON_NESTING)
     if functions is None:
         raise LoadError("Python source nested too deeply to parse safely")
-    parsed = _without_tool_bodies(text, functions)
     statements = tree.body
-    if not every_statement:
-        parsed, statements = _without_unread_statements(parsed, statements)
+    lines = None if _LONE_CR.search(text) else _LINE_ENDS.split(text)  # a lone CR: CPython's lines differ
+    if lines is not None:
+        _blank_tool_bodies(lines, functions)
+        statements = statements if every_statement else _blank_unread_statements(lines, statements)
     try:
-        return SourceModule(cst.parse_module(parsed), parsed, statements)
+        return SourceModule(cst.parse_module(text if lines is None else "".join(lines)), lines, statements)
     except cst.ParserSyntaxError as error:
         raise LoadError(f"invalid Python: {error.message}", error.raw_line, error.raw_column + 1) from None
     except (RecursionError, ValueError) as error:
@@ -551,20 +549,17 @@ _IMPLIED_NAMES = ("str", "int", "float", "list", "set")
 _WORD = re.compile(r"\w+")
 
 
-def _without_unread_statements(text: str, body: list[ast.stmt]) -> tuple[str, list[ast.stmt]]:
-    """`text` with the top-level statements the extractor never reads turned into blank lines, and the
-    statements left. A statement is read when it holds a tool decorator, a call shaped like a
+def _blank_unread_statements(lines: list[str], body: list[ast.stmt]) -> list[ast.stmt]:
+    """Turns the top-level statements the extractor never reads into blank `lines`; the statements
+    left. A statement is read when it holds a tool decorator, a call shaped like a
     registration, a literal tool definition or an import of a framework, shares a line with another
     statement, or binds a name that a read statement mentions (its models, constants, server object
     and helpers are looked up by name, and nothing else is). Lines and columns stay where they were."""
-    if _LONE_CR.search(text):
-        return text, body
-    lines = _LINE_ENDS.split(text)
     spans: list[tuple[int, int]] = []
     for statement in body:
         start = _first_line(statement, lines)
         if start is None:  # the blanking would start below the `@` and leave it behind
-            return text, body
+            return body
         spans.append((start, statement.end_lineno or statement.lineno))
     facts = [_Facts(statement) for statement in body]
     tool_names = {"tool"}.union(*(fact.tool_aliases for fact in facts))
@@ -593,7 +588,7 @@ def _without_unread_statements(text: str, body: list[ast.stmt]) -> tuple[str, li
         if index not in read:
             for number in range(start - 1, end):
                 lines[number] = lines[number][len(lines[number].rstrip("\r\n")) :]
-    return "".join(lines), [statement for index, statement in enumerate(body) if index in read]
+    return [statement for index, statement in enumerate(body) if index in read]
 
 
 def _first_line(statement: ast.stmt, lines: list[str]) -> int | None:
@@ -692,14 +687,10 @@ def _decorator_name(node: ast.expr) -> str | None:
     return target.id if isinstance(target, ast.Name) else None
 
 
-def _without_tool_bodies(text: str, functions: list[ast.FunctionDef | ast.AsyncFunctionDef]) -> str:
-    """`text` with the statements after each tool function's docstring turned into blank lines (a
-    `pass` where there is no docstring), so libcst parses what the extractor reads and no more.
-    Lines and columns stay where they were. A body holding anything the extractor looks for in
-    bodies is kept whole."""
-    if not functions or _LONE_CR.search(text):
-        return text
-    lines = _LINE_ENDS.split(text)
+def _blank_tool_bodies(lines: list[str], functions: list[ast.FunctionDef | ast.AsyncFunctionDef]) -> None:
+    """Turns the statements after each tool function's docstring into blank `lines` (a `pass` where
+    there is no docstring), so libcst parses what the extractor reads and no more. Lines and columns
+    stay where they were. A body holding anything the extractor looks for in bodies is kept whole."""
     for function in functions:
         body = function.body
         first = body[0]
@@ -718,4 +709,3 @@ def _without_tool_bodies(text: str, functions: list[ast.FunctionDef | ast.AsyncF
             lines[index] = lines[index][len(lines[index].rstrip("\r\n")) :]
         if not keep:
             lines[start - 1] = line[: len(line) - len(line.lstrip(" \t"))] + "pass" + lines[start - 1]
-    return "".join(lines)
