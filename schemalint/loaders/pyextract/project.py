@@ -20,7 +20,7 @@ from typing import Literal
 import libcst as cst
 
 from schemalint.loaders import LoadError, read_toml
-from schemalint.loaders.pyextract.source import SourceModule, dotted_name, parse_module
+from schemalint.loaders.pyextract.source import SourceModule, dotted_name, parse_module, small_statements
 
 ROOT_MARKERS = (".git", "pyproject.toml", "setup.py", "setup.cfg", ".schemalint.toml")
 #: imports followed for one name (re-exports through `__init__.py` files, factories, subclasses)
@@ -287,9 +287,8 @@ class Names:
             found = self.annotation(function.returns.annotation)
             if found is not None:
                 return Server(found.framework, "factory")
-        collector = _Returns()
-        function.body.visit(collector)
-        for value in collector.values:
+        returns = [s.value for s in small_statements(function.body) if isinstance(s, cst.Return)]
+        for value in returns:  # a bare `return` is None: neither a call nor a name
             made = self.made_by(value) if isinstance(value, cst.Call) else None
             if made is None and isinstance(value, cst.Name) and value.value != function.name.value:
                 found = self.what(value.value)
@@ -297,18 +296,6 @@ class Names:
             if made is not None:
                 return Server(made.framework, "factory")
         return None
-
-
-class _Returns(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.values: list[cst.BaseExpression] = []
-
-    def visit_Return(self, node: cst.Return) -> None:
-        if node.value is not None:
-            self.values.append(node.value)
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        return False  # returns of nested functions are theirs
 
 
 def _requirement_name(requirement: str) -> str:

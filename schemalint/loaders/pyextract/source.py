@@ -329,28 +329,33 @@ class SourceModule:
             found: dict[str, list[tuple[cst.BaseExpression, cst.FunctionDef]]] = {}
             body = owner.body.body if isinstance(owner.body, cst.IndentedBlock) else ()
             for statement in body:
-                if isinstance(statement, cst.FunctionDef):
-                    for target, value in _assignments(statement.body):
-                        name = dotted_name(target)
+                if not isinstance(statement, cst.FunctionDef):
+                    continue
+                for small in small_statements(statement.body):
+                    if isinstance(small, cst.Assign):
+                        targets, value = [target.target for target in small.targets], small.value
+                    elif isinstance(small, cst.AnnAssign) and small.value is not None:
+                        targets, value = [small.target], small.value
+                    else:
+                        continue
+                    for name in map(dotted_name, targets):
                         if name is not None and name.startswith("self.") and name.count(".") == 1:
                             found.setdefault(name[len("self.") :], []).append((value, statement))
             self._self_assignments[id(owner)] = found
         return self._self_assignments[id(owner)].get(attribute, [])
 
 
-def _assignments(node: Any) -> Iterator[tuple[cst.BaseExpression, cst.BaseExpression]]:
-    """(target, value) of each assignment in a suite, statement or clause, in source order, not in
-    nested functions or classes: a walk over statements (an assignment is never in an expression)."""
-    if isinstance(node, cst.Assign):
-        yield from ((target.target, node.value) for target in node.targets)
-    elif isinstance(node, cst.AnnAssign) and node.value is not None:
-        yield node.target, node.value
+def small_statements(node: Any) -> Iterator[cst.BaseSmallStatement]:
+    """The small statements (`x = 1`, `return x`, ...) of a suite, statement or clause, in source
+    order, not in nested functions or classes: a walk over statements, no expression visited."""
+    if isinstance(node, cst.BaseSmallStatement):
+        yield node
     elif node is not None and not isinstance(node, (cst.FunctionDef, cst.ClassDef)):
         body = getattr(node, "body", None)  # suites and statement lines hold a sequence, the others a suite
         parts = [*(body if isinstance(body, (list, tuple)) else [body]), *getattr(node, "handlers", ())]
         parts += [getattr(node, "orelse", None), getattr(node, "finalbody", None), *getattr(node, "cases", ())]
         for part in parts:
-            yield from _assignments(part)
+            yield from small_statements(part)
 
 
 def _first_lines(module: cst.Module, lines: list[str], statements: list[ast.stmt]) -> list[tuple[int, ast.stmt]] | None:
