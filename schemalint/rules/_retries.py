@@ -27,7 +27,7 @@ _SAFE_RETRY_ZH = LazyPattern(r"幂等|可(?:以)?安全(?:地)?重试|重复调�
 
 #: a parameter of any name described as the request's dedupe key: "so the request is not processed twice"
 _DEDUPE_TEXT = LazyPattern(
-    r"\bidempoten|\bde-?dup|\bnot\s+(?:be\s+)?(?:processed|applied|executed|run|charged|sent)\s+"
+    r"(?<!\bnot\s)(?<!\bnon-)(?<!\bnon)\bidempoten|\bde-?dup|\bnot\s+(?:be\s+)?(?:processed|applied|executed|run|charged|sent)\s+"
     r"(?:more\s+than\s+once|twice|multiple\s+times|again)|\bprevents?\s+duplicate",
     re.IGNORECASE,
 )

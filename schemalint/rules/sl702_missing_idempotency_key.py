@@ -106,7 +106,8 @@ class MissingIdempotencyKey(ToolRule):
         # a verb after "and", "then", "to": "Check availability and reserve a table"; not the noun in "the match
         # schedule"
         return not any(
-            _stem(word) in self.unsafe_verbs and before in _VERB_LEADS for before, word in itertools.pairwise(words)
+            before in _VERB_LEADS and not self.unsafe_verbs.isdisjoint(_stems(word))
+            for before, word in itertools.pairwise(words)
         )
 
     def check(self, tool: Tool, context: LintContext) -> Iterable[Finding]:
@@ -140,24 +141,34 @@ _VERB_LEADS = word_set("and then to or also will")
 #: verbs a description of a read opens with (not `generate`, `render`: those make something)
 _READ_OPENERS = word_set(
     "get gets list lists search searches find finds fetch fetches look looks retrieve retrieves "
-    "show shows view check checks count counts calculate calculates compute computes"
+    "show shows view count counts calculate calculates compute computes"
 )
 
 
-def _stem(word: str) -> str:
-    """`books` `booked` `booking` -> `book` (enough to find a verb of the list in a description)."""
+def _stems(word: str) -> set[str]:
+    """The word and its possible base forms: `books` `booked` `booking` -> `book`, `charges` `charged` `charging`
+    -> `charge` (enough to find a verb of the list in a description)."""
+    stems = {word}
     for suffix in ("ing", "ed", "es", "s"):
         if word.endswith(suffix) and len(word) > len(suffix) + 2:
-            return word[: -len(suffix)]
-    return word
+            stems.update((word[: -len(suffix)], word[: -len(suffix)] + "e"))
+    return stems
 
 
 def _names_an_existing_one(tool: Tool) -> bool:
-    """`publish_article(article_id)`: publishing what exists, named by its id, leaves it published on a repeat."""
+    """`publish_article(article_id)`: publishing what exists, named by its id, leaves it published on a repeat.
+    The id must be of the thing the name publishes: a topic's id in `publish_message` names where a new message
+    goes."""
     required = tool.parameters.get("required") if is_mapping(tool.parameters) else None
     if not isinstance(required, list):
         return False
-    return any(isinstance(name, str) and split_name(name)[-1:] in (("id",), ("ids",)) for name in required)
+    published = set(split_name(tool.name or "")) - {"publish"}
+    return any(
+        isinstance(name, str)
+        and split_name(name)[-1:] in (("id",), ("ids",))
+        and not published.isdisjoint(split_name(name)[:-1])
+        for name in required
+    )
 
 
 def _is_upsert(words: tuple[str, ...], description: str | None) -> bool:

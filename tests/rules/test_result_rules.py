@@ -227,6 +227,15 @@ SL702_INVALID = [
     _writer("send_payout", "Pays a vendor.", stamp="Any value you like."),
     _writer("create_card_from_template", "Adds a card to the board.", ("template_id",)),
     _writer("create_access_token", "Generate a new token for the account.", ("account",)),
+    # a verb ending in "e" read back from its -s, -es, -ed, -ing form after "and"/"then"
+    _writer("schedule_pickup", "Computes the fee and schedules a courier pickup.", ("address",)),
+    _writer("purchase_plan", "Shows the price, then purchases the plan.", ("plan",)),
+    # "checks out" buys; it is no read
+    _writer("purchase_basket", "Checks out the basket with the saved card.", ("basket",)),
+    # the id names where the new thing goes, not the thing published
+    _writer("publish_event", "Publishes a new event to a channel.", ("channel_id", "payload")),
+    # a parameter saying the call is NOT idempotent is no key
+    _writer("send_payout", "Pays a vendor.", stamp="Note that sending a payout is not idempotent."),
 ]
 
 
