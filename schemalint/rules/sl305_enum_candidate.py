@@ -26,8 +26,7 @@ _OPEN_SET = LazyPattern(
     r"(?i)\bdepend(?:s|ing)?\s+on\s+(?:your|the)\s+(?:\w+\s+){0,2}"
     r"(?:project|configuration|config|instance|workspace|site|server|account|setup)\b"
     r"|\b(?:yyyy|mm[-/]dd|dd[-/]mm|hh:mm)|%[ymdhs]\b|#,##0"
-    r"|\bjson[\s-](?:string|object|encoded)\b"
-    r"|(?-i:\b[a-z]+(?<!\bby)(?<!\bor)(?<!\band)\s+IDs?\b)|\bidentifier\b|\buuid\b|\bthe\s+id\s+of\b"
+    r"|\bjson[\s-](?:string|object)\b|\buuid\b|\bthe\s+id\s+of\b|^\s*(?:the|an?)\s+(?:[\w-]+\s+){0,2}(?:ids?|identifier)\b"
     r"|\b(?:varchar|bigint|jsonb|timestamptz)\b|\b(?:postgres(?:ql)?|sql|column)\s+(?:data\s+)?types?\b"
 )
 #: A list of kinds of things that trails off ("war, invention, etc."): an open taxonomy, unless the text calls
@@ -37,16 +36,16 @@ _OPTIONS_NAMED = LazyPattern(
     r"\b(?:options?|choices?|one\s+of|(?:possible|allowed|accepted|valid|supported)\s+values?)\b", re.IGNORECASE
 )
 _TAXONOMY_WORDS = frozenset(("type", "kind", "category", "period"))
-#: `state` as a place (beside a city or zip, "the U.S. state", "'CA'"), not a status.
-_PLACE_WORDS = frozenset("city country county province region zip zipcode postal postcode address street".split())
+#: `state` as a place (beside a `city` or `zip`, "the U.S. state"), not a status.
+_PLACE_NAMES = frozenset("city country county province zip zipcode zip_code postal_code postcode street".split())
 _PLACE_TEXT = LazyPattern(
-    r"\b(?i:u\.\s?s\b\.?|us|united\s+states|city|country|county|province|region|zip|postal|address|located|resides"
-    r"|abbreviation|two-letter)\b|'[A-Z]{2}'"
+    r"(?-i:\bUS\b)|\b(?i:u\.\s?s\b\.?|united\s+states|city|country|county|province|zip|postal|located|resides"
+    r"|abbreviation|two-letter)\b"
 )
 #: Names of free content: values listed in their description are special cases ("`true` for a checkbox"), not
 #: the set.
 _FREE_CONTENT_WORDS = frozenset(
-    "value values text content body message query prompt path file filename url uri comment code "
+    "value values text content body message query prompt path file filename url uri comment "
     "script expression base64 input".split()
 )
 
@@ -61,14 +60,16 @@ def _is_open_set(node: SchemaNode) -> bool:
     words = node.words
     if not words:
         return False
+    if re.search(rf"\b{re.escape(words[-1])}\s+ids?\b", description, re.IGNORECASE):  # "the category ID"
+        return True
     if words[-1] in _TAXONOMY_WORDS and _TRAILING_OFF.search(description) and not _OPTIONS_NAMED.search(description):
         return True
     if words[-1] not in ("state", "category"):
         return False
-    sibling_words = {w for sibling in sibling_names(node) for w in split_name(sibling)}
+    siblings = {"_".join(split_name(sibling)) for sibling in sibling_names(node)}
     if words[-1] == "category":
-        return "value" in sibling_words
-    return bool(sibling_words & _PLACE_WORDS) or bool(_PLACE_TEXT.search(description))
+        return "value" in siblings
+    return bool(siblings & _PLACE_NAMES) or bool(_PLACE_TEXT.search(description))
 
 
 @rule_options

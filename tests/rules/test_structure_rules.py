@@ -362,6 +362,7 @@ SL305_VALID = [
         }
     ),
     tool(reply_text=prop(description="Text to type; 'yes' or 'no' for a confirmation box.")),
+    tool(category=prop(description="Filter by the project category ID.")),
 ]
 
 SL305_INVALID = [
@@ -372,6 +373,15 @@ SL305_INVALID = [
     tool(category=prop(description="Shelf category."), label=prop(description="Shelf label.")),
     tool(output_format=prop(description="Return the report as JSON or as CSV.")),
     tool(mode=prop(description="PostgreSQL connection mode.")),
+    # words near the open-set signals that are not them: quoted capitals, "us", an address sibling, an
+    # identifier or ID the values are not, JSON as one of the values, a code from a short list
+    tool(state=prop(description="Power of the lamp: 'ON' or 'OFF'.")),
+    tool(state=prop(description="Review state of the draft; tell us which.")),
+    tool(state=prop(description="Subscription state."), email_address=prop()),
+    tool(lookup_kind=prop(description="Which identifier is given: 'email' or 'phone'.")),
+    tool(order=prop(description="Sort direction; ties broken by ascending ID.")),
+    tool(export_format=prop(description="'json' (JSON-encoded rows) or 'csv'.")),
+    tool(language_code=prop(description="One of 'en', 'fr' or 'de'.")),
 ]
 
 
