@@ -15,7 +15,6 @@ were enabled in the run (like ruff's RUF100): `--select SL2` does not make every
 
 from __future__ import annotations
 
-import contextlib
 import io
 import re
 import tokenize
@@ -23,12 +22,11 @@ from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from schemalint.config import Config, PerFileIgnore
 from schemalint.diagnostics import Diagnostic
 from schemalint.loaders import Document
-from schemalint.loaders.jsonyaml import LineIndex, _libyaml_events, parse_yaml_events
+from schemalint.loaders.jsonyaml import LineIndex, yaml_events
 from schemalint.model import Severity, Span
 from schemalint.paths import display_path, matches_any
 from schemalint.rules import match_selector, rule_class
@@ -94,7 +92,7 @@ def yaml_comments(text: str) -> Iterator[Comment]:
     YAML parser reads (a quoted one may span lines; a block scalar's text starts below its `|` or `>`
     header, which may end in a comment). Past a YAML error the rest of the text holds no scalar."""
     scalars: list[tuple[int, int]] = []
-    for event in _yaml_events(text):
+    for event in yaml_events(text):
         if type(event).__name__ == "ScalarEvent":
             start, end = event.start_mark.index, event.end_mark.index
             if event.style in ("|", ">"):
@@ -111,19 +109,6 @@ def yaml_comments(text: str) -> Iterator[Comment]:
         comment_end = match.end(1)
         line, column = lines.position(offset)
         yield Comment(line, column, match.group(1), not text[offset - column + 1 : offset].strip())
-
-
-def _yaml_events(text: str) -> list[Any]:
-    """The parser events of the whole stream, up to its first error: libyaml's where they are certain to
-    be ruamel.yaml's, as the loader reads them."""
-    try:
-        return list(_libyaml_events(text))
-    except Exception:  # not sure, or broken: ruamel.yaml's events up to the error
-        events: list[Any] = []
-        with contextlib.suppress(Exception):
-            for event in parse_yaml_events(text):
-                events.append(event)
-        return events
 
 
 def parse_directives(document: Document) -> list[Directive]:

@@ -16,6 +16,7 @@ Spans are kept as character offsets `(key_start, key_end, value_start, value_end
 from __future__ import annotations
 
 import codecs
+import contextlib
 import functools
 import json
 import math
@@ -678,6 +679,19 @@ def _libyaml_events(text: str) -> Iterator[Any]:
         if not getattr(event, "value", True) and not event.style:
             raise _NotSureToMatch
         yield event
+
+
+def yaml_events(text: str) -> list[Any]:
+    """The parser events of the whole stream, up to its first error: libyaml's where they are certain to
+    be ruamel.yaml's, as the loader reads them."""
+    try:
+        return list(_libyaml_events(text))
+    except Exception:  # not sure, or broken: ruamel.yaml's events up to the error
+        events: list[Any] = []
+        with contextlib.suppress(Exception):  # ruamel raises more than YAMLError (see _build_with_ruamel)
+            for event in parse_yaml_events(text):
+                events.append(event)
+        return events
 
 
 def load_yaml(text: str, path: str) -> Document:
