@@ -46,9 +46,8 @@ SINGLE_THREAD_TEXTS = 20_000
 def one_blas_thread_for(count: int) -> None:
     """numpy's OpenBLAS sizes its thread pool once, when numpy is imported: one thread per core,
     which for the matrices of up to `SINGLE_THREAD_TEXTS` texts costs more (thread start-up,
-    spin-waiting) than it saves. 1,000 tools on 2 cores, alternating: 1.15 s wall / 1.25 s CPU with
-    the default pool, 0.97 s / 0.88 s with one thread. A setting of the user's, or a numpy already
-    imported by a host program, is left as it is."""
+    spin-waiting) than it saves (measured in the commit that set it). A setting of the user's, or a
+    numpy already imported by a host program, is left as it is."""
     if count <= SINGLE_THREAD_TEXTS and "numpy" not in sys.modules:
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 

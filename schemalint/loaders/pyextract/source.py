@@ -361,8 +361,8 @@ def small_statements(node: Any) -> Iterator[cst.BaseSmallStatement]:
 def _first_lines(module: cst.Module, lines: list[str], statements: list[ast.stmt]) -> list[tuple[int, ast.stmt]] | None:
     """The line each top-level statement of `module` starts on, its leading comments and blank
     lines included, read from CPython's tree of the same text, with CPython's (first) statement;
-    None where the two trees might not line up (a lone CR line break, a decorator whose expression
-    starts below its `@`)."""
+    None where the two trees might not line up (a decorator whose expression starts below its `@`; the
+    caller has already refused texts with a lone CR line break)."""
     starts: list[tuple[int, ast.stmt]] = []
     previous_end = 0
     for node in statements:
