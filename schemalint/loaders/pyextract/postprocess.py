@@ -32,30 +32,22 @@ def dereference(schema: JSONSchema, spans: SpanMap) -> tuple[JSONSchema, SpanMap
         if not isinstance(node, dict):
             return node
         ref = node.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#/$defs/"):
-            name = ref[len("#/$defs/") :]
-            if name in defs and name not in expanding:
+        name = ref[len("#/$defs/") :] if isinstance(ref, str) and ref.startswith("#/$defs/") else None
+        if name is not None and name in defs:
+            inlined = {}
+            if name not in expanding:
                 source_prefix = f"/$defs/{escape_pointer_token(name)}"
                 for key, value in spans.items():
                     if key == source_prefix or key.startswith(source_prefix + "/"):
                         new_spans.setdefault(pointer + key[len(source_prefix) :], value)
                 inlined = visit(copy.deepcopy(defs[name]), pointer, expanding | {name})
-                siblings = {k: visit(v, f"{pointer}/{escape_pointer_token(k)}", expanding) for k, v in node.items()}
-                siblings.pop("$ref")
-                return {**inlined, **siblings}
-            if name in expanding:
-                return {
-                    k: visit(v, f"{pointer}/{escape_pointer_token(k)}", expanding)
-                    for k, v in node.items()
-                    if k != "$ref"
-                }
-        result = {}
-        for key, value in node.items():
-            if key in _LITERAL_KEYWORDS:
-                result[key] = value
-            else:
-                result[key] = visit(value, f"{pointer}/{escape_pointer_token(key)}", expanding)
-        return result
+            siblings = {k: visit(v, f"{pointer}/{escape_pointer_token(k)}", expanding) for k, v in node.items()}
+            siblings.pop("$ref")
+            return {**inlined, **siblings}
+        return {
+            k: v if k in _LITERAL_KEYWORDS else visit(v, f"{pointer}/{escape_pointer_token(k)}", expanding)
+            for k, v in node.items()
+        }
 
     result = visit({k: v for k, v in schema.items() if k != "$defs"}, "", frozenset())
     return result, new_spans
