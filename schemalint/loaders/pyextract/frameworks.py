@@ -23,6 +23,7 @@ from schemalint.loaders.pyextract.source import (
     call_argument,
     dotted_name,
     last_name,
+    names_in,
     raw_docstring,
 )
 from schemalint.model import join_pointer
@@ -391,13 +392,13 @@ class RegistrationFinder:
         current = name
         while current not in seen:
             seen.add(current)
-            function = self.source.function_named(current)
-            if function is not None:
+            functions = self.source.functions.get(current)
+            if functions:
                 if current != name:
                     registration.assumptions.add(
                         f"`{name}` is reassigned at run time; the schema is built from `{current}` as written"
                     )
-                return function
+                return functions[-1]
             values = self.source.assignments.get(current, [])
             plain = [v for v in values if isinstance(v, cst.Name)]
             if not plain:
@@ -742,20 +743,6 @@ def _annotation_base(param: cst.Param) -> str | None:
     return last_name(node)
 
 
-def _annotation_names(param: cst.Param) -> set[str]:
-    """Every name mentioned in the annotation (for Annotated[..., InjectedToolArg] markers)."""
-    names: set[str] = set()
-    if param.annotation is None:
-        return names
-
-    class Collect(cst.CSTVisitor):
-        def visit_Name(self, node: cst.Name) -> None:
-            names.add(node.value)
-
-    param.annotation.annotation.visit(Collect())
-    return names
-
-
 def _is_injected(framework: str, param: cst.Param) -> bool:
     base = _annotation_base(param)
     if framework in ("mcp", "fastmcp"):
@@ -763,16 +750,11 @@ def _is_injected(framework: str, param: cst.Param) -> bool:
     if framework == "langchain":
         if param.name.value in _LANGCHAIN_FILTERED or base == "RunnableConfig":
             return True
-        return bool(_annotation_names(param) & _LANGCHAIN_INJECTED)
+        return param.annotation is not None and bool(names_in(param.annotation.annotation) & _LANGCHAIN_INJECTED)
     if framework in ("openai-agents", "pydantic-ai"):
         return base in ("RunContextWrapper", "ToolContext", "RunContext")
     return False
 
 
 def _is_method(source: SourceModule, function: cst.FunctionDef) -> bool:
-    return any(
-        isinstance(stmt, cst.FunctionDef) and stmt is function
-        for cls in source.classes.values()
-        if isinstance(cls.body, cst.IndentedBlock)
-        for stmt in cls.body.body
-    )
+    return any(function in cls.body.body for cls in source.classes.values() if isinstance(cls.body, cst.IndentedBlock))

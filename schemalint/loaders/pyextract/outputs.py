@@ -15,7 +15,7 @@ import libcst as cst
 
 from schemalint.loaders.pyextract import postprocess
 from schemalint.loaders.pyextract.schema import Flavor, JSONSchema, SchemaBuilder, class_kind
-from schemalint.loaders.pyextract.source import UNKNOWN, Assumptions, SourceModule, call_argument, dotted_name
+from schemalint.loaders.pyextract.source import UNKNOWN, Assumptions, SourceModule, call_argument, dotted_name, names_in
 
 #: MCP content types and helpers: the model reads them as content, no structured output is derived
 _CONTENT = frozenset(
@@ -44,7 +44,7 @@ def output_schema(
     builder = SchemaBuilder(source, flavor, Assumptions())
     annotation = function.returns.annotation
     inner = builder._unwrap_annotated(annotation)
-    if inner is None or _names(inner) & _CONTENT:
+    if inner is None or names_in(inner) & _CONTENT:
         return None
     if framework == "fastmcp":
         schema = _fastmcp(builder, annotation, inner)
@@ -160,18 +160,6 @@ def _is_object(schema: JSONSchema) -> bool:
     if isinstance(ref, str) and ref.startswith("#/$defs/") and isinstance(defs.get(ref[8:]), dict):
         return _is_object(defs[ref[8:]])
     return False
-
-
-def _names(node: cst.BaseExpression) -> set[str]:
-    """The last component of every name in the annotation (`types.ImageContent` -> `ImageContent`)."""
-    found: set[str] = set()
-
-    class Collect(cst.CSTVisitor):
-        def visit_Name(self, name: cst.Name) -> None:
-            found.add(name.value)
-
-    node.visit(Collect())
-    return found
 
 
 def _has_bytes(builder: SchemaBuilder, node: cst.BaseExpression) -> bool:

@@ -142,16 +142,7 @@ class SchemaBuilder:
     def is_local_model(self, annotation: cst.BaseExpression | None) -> bool:
         node = self._unwrap_annotated(annotation)
         name = dotted_name(node) if node is not None else None
-        return (
-            name is not None
-            and name in self.source.classes
-            and class_kind(self.source, name)
-            in (
-                "model",
-                "typeddict",
-                "dataclass",
-            )
-        )
+        return name in self.source.classes and class_kind(self.source, name) in ("model", "typeddict", "dataclass")
 
     def class_schema(self, name: str) -> JSONSchema:
         """The `$defs` entry for a same-file class (built once)."""

@@ -307,10 +307,6 @@ class SourceModule:
                 return value
         return UNKNOWN
 
-    def function_named(self, name: str) -> cst.FunctionDef | None:
-        candidates = self.functions.get(name)
-        return candidates[-1] if candidates else None
-
     def is_nested(self, function: cst.FunctionDef) -> bool:
         """Whether `function` is defined in a function or class rather than at module level."""
         return id(function) in self.enclosing or id(function) in self.enclosing_class
@@ -431,6 +427,18 @@ def dotted_name(node: cst.CSTNode | None) -> str | None:
     return None
 
 
+def names_in(node: cst.CSTNode) -> set[str]:
+    """The value of every `Name` in `node` (attribute names included: `types.ImageContent` gives both)."""
+    found: set[str] = set()
+
+    class Collect(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            found.add(name.value)
+
+    node.visit(Collect())
+    return found
+
+
 def last_name(node: cst.CSTNode | None) -> str | None:
     dotted = dotted_name(node)
     return dotted.rsplit(".", 1)[-1] if dotted else None
@@ -452,25 +460,18 @@ def call_argument(call: cst.Call, keyword: str, position: int | None = None) -> 
     return None
 
 
-def docstring_node(body: cst.BaseSuite) -> cst.BaseString | None:
-    """The string literal that is the first statement of a function or class body."""
+def raw_docstring(source: SourceModule, body: cst.BaseSuite) -> tuple[str | None, cst.BaseString | None]:
+    """The docstring exactly as `fn.__doc__` holds it, and its node: the string literal that is the
+    first statement of a function or class body."""
     if not isinstance(body, cst.IndentedBlock) or not body.body:
-        return None
+        return None, None
     first = body.body[0]
     if isinstance(first, cst.SimpleStatementLine) and first.body and isinstance(first.body[0], cst.Expr):
-        value = first.body[0].value
-        if isinstance(value, (cst.SimpleString, cst.ConcatenatedString)):
-            return value
-    return None
-
-
-def raw_docstring(source: SourceModule, body: cst.BaseSuite) -> tuple[str | None, cst.BaseString | None]:
-    """The docstring exactly as `fn.__doc__` holds it, and its node."""
-    node = docstring_node(body)
-    if node is None:
-        return None, None
-    value = source.literal(node)
-    return (value if isinstance(value, str) else None), node
+        node = first.body[0].value
+        if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+            value = source.literal(node)
+            return (value if isinstance(value, str) else None), node
+    return None, None
 
 
 def enum_members(source: SourceModule, node: cst.ClassDef) -> list[tuple[str, Any]]:
@@ -659,11 +660,11 @@ def _is_tool_definition(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Class
     return any(_decorator_name(decorator) in _TOOL_DECORATORS for decorator in node.decorator_list)
 
 
-#: what the extractor looks for inside a function body: a nested function or class, a registering
-#: call, a literal tool definition
+#: what the extractor looks for inside a function body: a nested function or class (a decorator line
+#: is followed by one), a registering call, a literal tool definition or a part of one
 _READ_IN_BODIES = re.compile(
-    r"^[ \t]*(?:async[ \t]+def|def|class)\b|\b(?:add_tool|from_function|tool)\s*\("
-    r"""|["']type["']|\binput_?schema\b|\binputSchema\b|["']parameters["']|functionDeclarations|\bTool\s*\(""",
+    rf"^[ \t]*(?:async[ \t]+def|def|class)\b|{CALL_MARKER.pattern}|{LITERAL_MARKER.pattern}"
+    r"""|["']type["']|\binputschema\b""",
     re.MULTILINE,
 )
 
