@@ -385,9 +385,7 @@ class SchemaBuilder:
             for option in inner if inner is not None else [schema]:
                 if option not in flat:
                     flat.append(option)
-        if len(flat) == 1:
-            return flat[0]
-        return {"anyOf": flat}
+        return flat[0] if len(flat) == 1 else {"anyOf": flat}
 
     def _literal(self, args: list[cst.BaseExpression]) -> JSONSchema:
         values: list[Any] = []
@@ -402,10 +400,7 @@ class SchemaBuilder:
                 values.append(value)
         values = list(dict.fromkeys(values))
         json_type = _json_type_of(values)
-        if len(values) == 1:
-            schema: JSONSchema = {"const": values[0]}
-        else:
-            schema = {"enum": values}
+        schema: JSONSchema = {"const": values[0]} if len(values) == 1 else {"enum": values}
         if json_type:
             schema["type"] = json_type
         return schema
@@ -509,11 +504,7 @@ class SchemaBuilder:
                 if kind == "dataclass" and isinstance(default, cst.Call) and last_name(default.func) == "field":
                     default = self._dataclass_field_default(default)
                 spec = self._field(
-                    field_name,
-                    annotation,
-                    default,
-                    self.source.span(small.target),
-                    self.source.span(small.annotation.annotation),
+                    field_name, annotation, default, self.source.span(small.target), self.source.span(annotation)
                 )
                 if kind == "typeddict":
                     marker = last_name(_subscript_base(self._parse_string_annotation(annotation)))
