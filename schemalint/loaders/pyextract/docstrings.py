@@ -101,10 +101,8 @@ def _parse_google(lines: list[str]) -> ParsedDocstring | None:
         nxt = lines[i + 1] if i + 1 < len(lines) else ""
         if header and _indent(line) == 0 and header.group(1).strip().lower() in _GOOGLE_SECTIONS and nxt.strip():
             if _indent(nxt) == 0:
-                if result.structured:
-                    i += 1
-                    continue
-                description.append(line)
+                if not result.structured:
+                    description.append(line)
                 i += 1
                 continue
             result.structured = True
@@ -213,11 +211,8 @@ def _parse_sphinx(lines: list[str]) -> ParsedDocstring | None:
                 current = None
             continue
         description.append(line)
-    if not result.structured:
-        return None
-    result.description = _join_block(description) or None
     result.parameters = {name: " ".join(p for p in parts if p).strip() for name, parts in pieces.items()}
-    return result
+    return _finished(result, description)
 
 
 def parse_structured(raw: str | None, style: str | None = None) -> ParsedDocstring:
