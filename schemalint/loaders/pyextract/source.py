@@ -165,13 +165,9 @@ class SourceModule:
         if not call.args or isinstance(call.args[0], ast.Starred):
             return False
         func = call.func
-        if isinstance(func, ast.Call):
-            return isinstance(func.func, ast.Attribute) and func.func.attr == "tool"
-        if isinstance(func, ast.Attribute):
-            return func.attr in ("add_tool", "from_function", "tool")
-        return isinstance(func, ast.Name) and (
-            not func.id.isascii() or self.imports.get(func.id, "").rsplit(".", 1)[-1] == "tool"
-        )
+        if not isinstance(func, ast.Name):
+            return _registers_by_shape(func)
+        return not func.id.isascii() or self.imports.get(func.id, "").rsplit(".", 1)[-1] == "tool"
 
     # -- positions -------------------------------------------------------------------------------
 
@@ -644,12 +640,18 @@ class _Facts:
 
     def _call(self, node: ast.Call) -> None:
         func = node.func
-        if isinstance(func, ast.Call):
-            self.read = self.read or (isinstance(func.func, ast.Attribute) and func.func.attr == "tool")
-        elif isinstance(func, ast.Attribute):
-            self.read = self.read or func.attr in ("add_tool", "from_function", "tool")
-        elif isinstance(func, ast.Name) and isinstance(node.args[0], ast.Name):
+        if not isinstance(func, ast.Name):
+            self.read = self.read or _registers_by_shape(func)
+        elif isinstance(node.args[0], ast.Name):
             self.called.add(func.id)
+
+
+def _registers_by_shape(func: ast.expr) -> bool:
+    """Whether a call of `func` is shaped like a registration: `x.tool(...)(f)`, `x.add_tool(f)`,
+    `X.from_function(f)`, `x.tool(f)`."""
+    if isinstance(func, ast.Call):
+        return isinstance(func.func, ast.Attribute) and func.func.attr == "tool"
+    return isinstance(func, ast.Attribute) and func.attr in ("add_tool", "from_function", "tool")
 
 
 #: decorators that make a tool of a function, by their last name
