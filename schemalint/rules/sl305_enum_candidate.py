@@ -29,6 +29,8 @@ _OPEN_SET = LazyPattern(
     r"|\bjson[\s-](?:string|object)\b|\buuid\b|\bthe\s+id\s+of\b|^\s*(?:the|an?)\s+(?:[\w-]+\s+){0,2}(?:ids?|identifier)\b"
     r"|\b(?:varchar|bigint|jsonb|timestamptz)\b|\b(?:postgres(?:ql)?|sql|column)\s+(?:data\s+)?types?\b"
 )
+#: the word before "ID": the field's own word there says its value is an id
+_WORD_BEFORE_ID = LazyPattern(r"\b(\w+)\s+ids?\b", re.IGNORECASE)
 #: A list of kinds of things that trails off ("war, invention, etc."): an open taxonomy, unless the text calls
 #: them the options. Units, formats, modes... stay: the code behind them takes a fixed set.
 _TRAILING_OFF = LazyPattern(r"\betc\b|\band\s+so\s+on\b|\bamong\s+others\b", re.IGNORECASE)
@@ -60,7 +62,7 @@ def _is_open_set(node: SchemaNode) -> bool:
     words = node.words
     if not words:
         return False
-    if re.search(rf"\b{re.escape(words[-1])}\s+ids?\b", description, re.IGNORECASE):  # "the category ID"
+    if any(match[1].lower() == words[-1] for match in _WORD_BEFORE_ID.finditer(description)):  # "the category ID"
         return True
     if words[-1] in _TAXONOMY_WORDS and _TRAILING_OFF.search(description) and not _OPTIONS_NAMED.search(description):
         return True
